@@ -1,0 +1,21 @@
+# Build stage: install the project into a virtual environment (wheels only, no compiler needed).
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY service ./service
+RUN python -m venv /opt/venv && /opt/venv/bin/pip install .
+
+# Final stage: the interpreter, the venv and the gunicorn config; no build tools, not root.
+FROM python:3.11-slim
+ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000
+RUN useradd --system --uid 10001 --no-create-home gostop
+COPY --from=build /opt/venv /opt/venv
+WORKDIR /app
+COPY service/gunicorn.conf.py ./service/gunicorn.conf.py
+USER gostop
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
+CMD ["gunicorn", "-c", "service/gunicorn.conf.py", "service.wsgi:app"]

@@ -1,0 +1,44 @@
+# The two commands a new user needs: `make run` and `make test`. Both set up .venv themselves.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+# The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
+SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
+
+.PHONY: run test lint openapi bench load clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/$(SERVE)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+openapi: $(VENV)/.installed-dev
+	$(BIN)/python -m service.openapi openapi.yaml
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/http_bench.py
+
+load: $(VENV)/.installed-dev
+	bench/load.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -1,0 +1,99 @@
+"""Helpers shared by the benchmarks: request bodies, a gunicorn launcher and a wrk runner."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SCORE_BODY = {
+    "rules": "korean-2p",
+    "cards": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal", "jan-ribbon",
+              "feb-ribbon", "mar-ribbon", "jan-junk-1", "feb-junk-1", "mar-junk-1", "apr-junk-1", "may-junk-1",
+              "jun-junk-1", "jul-junk-1", "nov-double", "dec-double", "sep-animal"],
+}
+SETTLE_BODY = {
+    "rules": "korean-2p",
+    "players": [
+        {"id": "A", "captured": SCORE_BODY["cards"], "go_count": 2, "shakes": 1},
+        {"id": "B", "captured": ["may-animal", "jun-animal", "oct-junk-1", "oct-junk-2", "nov-junk-1"],
+         "go_count": 1},
+    ],
+    "winner": "A",
+    "nagari_streak": 1,
+    "stake": 100,
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run ``app`` under the project's gunicorn config on a free loopback port; yields the base URL."""
+    port = free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers), **(extra_env or {})}
+    env["PYTHONPATH"] = f"{ROOT}:{ROOT / 'bench'}"
+    exe = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen([str(exe), "-c", "service/gunicorn.conf.py", app], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited for {app}")
+            time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def wrk(url: str, body: dict | None, *, seconds: int, connections: int, threads: int = 1,
+        lua: str | None = None) -> dict[str, float]:
+    """Drive ``url`` with wrk (POSTing ``body``); returns requests/s, latencies (ms) and error counts."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: apt-get install wrk")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "post.lua"
+        if lua is None:
+            payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
+            lua = f'wrk.method = "POST"\nwrk.body = "{payload}"\nwrk.headers["Content-Type"] = "application/json"\n'
+        script.write_text(lua + _DONE_LUA)
+        out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency",
+                              "-s", str(script), url], capture_output=True, text=True, check=True).stdout
+    stats = json.loads(out.strip().splitlines()[-1])
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    stats["non_2xx"] = int(non2xx.group(1)) if non2xx else 0
+    return stats
+
+
+# Prints one JSON line at the end of a wrk run, so results are read without parsing wrk's report.
+_DONE_LUA = """
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status
+    + summary.errors.timeout
+  io.write(string.format('{"rps": %.1f, "requests": %d, "errors": %d, "p50_ms": %.3f, "p99_ms": %.3f}\\n',
+    summary.requests / (summary.duration / 1e6), summary.requests, errors,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+"""

@@ -1,0 +1,43 @@
+"""Throughput of POST /v1/score, /v1/settle (and /v1/replay) under gunicorn, as a ratio of a bare Flask app.
+
+Both apps run under service/gunicorn.conf.py with the same worker count and are driven by wrk with the
+same body, one after the other in the same run. Usage: python bench/http_bench.py [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from common import SCORE_BODY, SETTLE_BODY, gunicorn, wrk
+
+try:  # replay exists from the replay issue on
+    from common import REPLAY_BODY  # type: ignore[attr-defined]
+except ImportError:
+    REPLAY_BODY = None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    cases = [("score", SCORE_BODY), ("settle", SETTLE_BODY)]
+    if REPLAY_BODY is not None:
+        cases.append(("replay", REPLAY_BODY))
+    results = {}
+    for name, body in cases:
+        with gunicorn("bare_app:app", args.workers) as base:
+            bare = wrk(f"{base}/v1/{name}", body, seconds=args.seconds, connections=args.connections)
+        with gunicorn("service.wsgi:app", args.workers) as base:
+            ours = wrk(f"{base}/v1/{name}", body, seconds=args.seconds, connections=args.connections)
+        assert ours["non_2xx"] == 0 and ours["errors"] == 0, ours
+        results[name] = (ours, bare)
+    print(f"{'endpoint':10} {'gostop req/s':>13} {'bare req/s':>11} {'ratio':>6} {'p99 ms':>7}")
+    for name, (ours, bare) in results.items():
+        print(f"/v1/{name:6} {ours['rps']:13.0f} {bare['rps']:11.0f} {ours['rps'] / bare['rps']:6.2f} "
+              f"{ours['p99_ms']:7.2f}")
+
+
+if __name__ == "__main__":
+    main()

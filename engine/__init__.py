@@ -1,0 +1,47 @@
+"""gostop's rules engine: Go-Stop and Matgo scoring, settlement and move-log replay.
+
+A library first: pure Python, no I/O, no web framework. The rule book is RULES.md; each module owns one
+concept and explains its Korean terms once:
+
+    cards       the deck (Card, CARDS, by_id)
+    rules       knobs and presets (RuleSet, resolve, PRESETS)
+    scoring     combination score (score, Score)
+    settlement  who pays whom (settle, HandResult, Settlement)
+    errors      what the engine refuses (GoStopError and its tree)
+"""
+
+from .cards import CARDS, Card, by_id, parse_cards
+from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from .rules import KNOBS, PRESETS, RuleSet, find_rules, resolve
+from .scoring import Item, Score, score
+from .settlement import Factor, HandResult, Payment, PlayerHand, Settlement, settle
+
+__version__ = "1.0.0"
+ENGINE_VERSION = __version__
+
+__all__ = [
+    "CARDS",
+    "ENGINE_VERSION",
+    "KNOBS",
+    "PRESETS",
+    "Card",
+    "CardError",
+    "Factor",
+    "GoStopError",
+    "HandError",
+    "HandResult",
+    "IllegalMoveError",
+    "Item",
+    "Payment",
+    "PlayerHand",
+    "RuleSet",
+    "RulesError",
+    "Score",
+    "Settlement",
+    "by_id",
+    "find_rules",
+    "parse_cards",
+    "resolve",
+    "score",
+    "settle",
+]

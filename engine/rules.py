@@ -1,0 +1,420 @@
+"""Rule sets: every house rule of RULES.md 10 as a *knob*, and the five named presets.
+
+A ``RuleSet`` is a frozen record of knob values; presets are plain instances of it, and a table's house
+rules are a preset plus overrides: ``resolve({"preset": "korean-3p", "gobak": "double"})``. Each knob is
+described once in ``KNOBS`` (type, allowed values, what it does), which drives validation, the API
+schema and the docs, so a new knob is one line here and one field below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import BONUS_IDS, Card
+from .errors import CardError, RulesError
+
+__all__ = ["KNOBS", "PRESETS", "Knob", "RuleSet", "find_rules", "resolve"]
+
+STEAL_EVENTS = ("chok", "ttadak", "sseul", "stack", "ja_ppuk", "bomb", "bonus")
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """How one knob is typed and bounded. ``kind`` is int, bool, choice, set or list."""
+
+    name: str
+    kind: str
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    max_items: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return the value in its canonical form, or raise RulesError naming the knob."""
+
+        def bad(why: str) -> RulesError:
+            return RulesError(f"knob {self.name!r}: {why}", code="invalid-knob", knob=self.name)
+
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise bad(f"expected true or false, got {value!r}")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise bad(f"expected an integer, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise bad(f"{value} is below the minimum {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise bad(f"{value} is above the maximum {self.maximum}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise bad(f"{value!r} is not one of {', '.join(self.choices)}")
+            return value
+        if not isinstance(value, (list, tuple)):
+            raise bad(f"expected a list, got {value!r}")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise bad(f"at most {self.max_items} values")
+        if self.kind == "set":
+            for item in value:
+                if item not in self.choices:
+                    raise bad(f"{item!r} is not one of {', '.join(self.choices)}")
+            if len(set(value)) != len(value):
+                raise bad("a value is listed twice")
+            return tuple(c for c in self.choices if c in value)  # canonical order
+        items = tuple(Knob(self.name, "int", "", minimum=0).check(v) for v in value)
+        return items
+
+
+def _k(name: str, kind: str, doc: str, **kw: Any) -> Knob:
+    return Knob(name, kind, doc, **kw)
+
+
+_INT0 = {"minimum": 0, "maximum": 1000}
+KNOBS: dict[str, Knob] = {
+    k.name: k
+    for k in (
+        _k("players", "int", "number of players (RULES.md 4)", minimum=2, maximum=3),
+        _k("target_score", "int", "combination score that allows a stop (RULES.md 7)", minimum=1, maximum=100),
+        _k("bonus_cards", "set", "bonus cards in the deck (RULES.md 1)", choices=BONUS_IDS),
+        _k(
+            "bonus_from_hand",
+            "choice",
+            "what playing a bonus card from hand does (RULES.md 5)",
+            choices=("replace", "extra-flip"),
+        ),
+        _k("double_junk", "bool", "nov-double and dec-double count 2 junk units (RULES.md 1)"),
+        _k("sep_animal", "choice", "how the cup is placed (RULES.md 3)", choices=("best", "animal")),
+        _k("sep_animal_protects", "bool", "a loser's cup counts 2 junk units against pibak (RULES.md 3)"),
+        _k("floor_four", "choice", "four of a month dealt on the layout (RULES.md 4)", choices=("redeal", "nagari")),
+        _k("chongtong_points", "int", "points of a chongtong instant win, 0 = off (RULES.md 4)", **_INT0),
+        _k(
+            "multiple_chongtong",
+            "choice",
+            "two or more players dealt chongtong (RULES.md 4)",
+            choices=("redeal", "nagari"),
+        ),
+        _k("allow_shake", "bool", "shaking three cards of a month is allowed (RULES.md 5)"),
+        _k("allow_bomb", "bool", "bombs are allowed (RULES.md 5)"),
+        _k("bomb_flip_turns", "int", "flip-only turns a bomb gives (RULES.md 5)", minimum=0, maximum=2),
+        _k("ppuk_on_last_turn", "bool", "a ppuk can be made with the last hand card (RULES.md 5)"),
+        _k("steal_chok", "int", "junk units taken from each opponent for a chok (RULES.md 6)", **_INT0),
+        _k("steal_ttadak", "int", "junk units taken for a ttadak (RULES.md 6)", **_INT0),
+        _k("steal_sseul", "int", "junk units taken for a sseul (RULES.md 6)", **_INT0),
+        _k(
+            "steal_stack", "int", "junk units taken for capturing another's ppuk or a dealt stack (RULES.md 6)", **_INT0
+        ),
+        _k("steal_ja_ppuk", "int", "junk units taken for capturing one's own ppuk (RULES.md 6)", **_INT0),
+        _k("steal_bomb", "int", "junk units taken for a bomb (RULES.md 6)", **_INT0),
+        _k("steal_bonus", "int", "junk units taken for gaining a bonus card (RULES.md 6)", **_INT0),
+        _k(
+            "no_steal_on_last_turn",
+            "set",
+            "events that steal nothing on the player's last turn (RULES.md 6)",
+            choices=STEAL_EVENTS,
+        ),
+        _k(
+            "go_scheme",
+            "choice",
+            "how go calls turn a score into base points (RULES.md 7)",
+            choices=("add-and-double", "double-from-three", "chips"),
+        ),
+        _k("shake_multiplier", "int", "factor per winner's shake, 1 = off (RULES.md 8)", minimum=1, maximum=10),
+        _k("bomb_multiplier", "int", "factor per winner's bomb, 1 = off (RULES.md 8)", minimum=1, maximum=10),
+        _k(
+            "meongtta_min_animals",
+            "int",
+            "winner's animals for meongtta x2, 0 = off (RULES.md 8)",
+            minimum=0,
+            maximum=9,
+        ),
+        _k(
+            "pibak_max_loser_junk",
+            "int",
+            "most junk units a loser can hold and be pibak, -1 = off (RULES.md 8)",
+            minimum=-1,
+            maximum=100,
+        ),
+        _k("pibak_zero_exempt", "bool", "a loser with no junk at all is not pibak (RULES.md 8)"),
+        _k("gwangbak", "bool", "gwangbak x2 is played (RULES.md 8)"),
+        _k("gobak", "choice", "what a loser who called go pays (RULES.md 8)", choices=("none", "double", "pays-all")),
+        _k(
+            "nagari_multiplier",
+            "int",
+            "factor per consecutive nagari before the hand (RULES.md 8)",
+            minimum=1,
+            maximum=10,
+        ),
+        _k("nagari_cap", "int", "largest nagari carry factor, 0 = no cap (RULES.md 8)", **_INT0),
+        _k("empty_loser_exempt", "bool", "a loser with no captured card pays nothing (RULES.md 8)"),
+        _k("three_ppuk_points", "int", "points of a three-ppuk instant win, 0 = off (RULES.md 8)", **_INT0),
+        _k("heodang_points", "int", "points of a heodang instant win, 0 = off (RULES.md 8)", **_INT0),
+        _k("first_ppuk_payments", "list", "payments for a ppuk on the 1st, 2nd, 3rd turn (RULES.md 8)", max_items=3),
+        _k("first_ttadak_payment", "int", "payment for a ttadak on the 1st turn, 0 = off (RULES.md 8)", **_INT0),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The effective value of every knob; build one with ``resolve``. Field docs live in ``KNOBS``."""
+
+    preset: str
+    players: int
+    target_score: int
+    bonus_cards: tuple[str, ...]
+    bonus_from_hand: str
+    double_junk: bool
+    sep_animal: str
+    sep_animal_protects: bool
+    floor_four: str
+    chongtong_points: int
+    multiple_chongtong: str
+    allow_shake: bool
+    allow_bomb: bool
+    bomb_flip_turns: int
+    ppuk_on_last_turn: bool
+    steal_chok: int
+    steal_ttadak: int
+    steal_sseul: int
+    steal_stack: int
+    steal_ja_ppuk: int
+    steal_bomb: int
+    steal_bonus: int
+    no_steal_on_last_turn: tuple[str, ...]
+    go_scheme: str
+    shake_multiplier: int
+    bomb_multiplier: int
+    meongtta_min_animals: int
+    pibak_max_loser_junk: int
+    pibak_zero_exempt: bool
+    gwangbak: bool
+    gobak: str
+    nagari_multiplier: int
+    nagari_cap: int
+    empty_loser_exempt: bool
+    three_ppuk_points: int
+    heodang_points: int
+    first_ppuk_payments: tuple[int, ...]
+    first_ttadak_payment: int
+    description: str = field(default="", compare=False)
+
+    def asdict(self) -> dict[str, Any]:
+        """The ``rules`` echo of API.md: the preset name and every knob (lists as lists)."""
+        out: dict[str, Any] = {"preset": self.preset}
+        for name in KNOBS:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def check_bonus(self, cards: Iterable[Card], *, owner: str | None = None) -> None:
+        """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
+        for card in cards:
+            if card.kind == "bonus" and card.id not in self.bonus_cards:
+                who = f"{owner} holds " if owner else ""
+                raise CardError(
+                    f"{who}{card.id}, a bonus card {self.preset} does not use",
+                    code="bonus-not-in-play",
+                    player=owner,
+                    card=card.id,
+                )
+
+    def steal(self, event: str, last_turn: bool) -> int:
+        """Junk units an event takes from each opponent (RULES.md 6)."""
+        if last_turn and event in self.no_steal_on_last_turn:
+            return 0
+        return int(getattr(self, f"steal_{event}"))
+
+
+_LAST_TURN_KOREAN = ("chok", "ttadak", "sseul", "stack", "ja_ppuk")
+
+_KOREAN_2P = RuleSet(
+    preset="korean-2p",
+    description="Matgo, 2 players: seed 004's 2-player figures and the Korean online Matgo consensus",
+    players=2,
+    target_score=7,
+    bonus_cards=("bonus-2a", "bonus-3"),
+    bonus_from_hand="replace",
+    double_junk=True,
+    sep_animal="best",
+    sep_animal_protects=True,
+    floor_four="nagari",
+    chongtong_points=10,
+    multiple_chongtong="nagari",
+    allow_shake=True,
+    allow_bomb=True,
+    bomb_flip_turns=2,
+    ppuk_on_last_turn=False,
+    steal_chok=1,
+    steal_ttadak=1,
+    steal_sseul=1,
+    steal_stack=1,
+    steal_ja_ppuk=2,
+    steal_bomb=1,
+    steal_bonus=1,
+    no_steal_on_last_turn=_LAST_TURN_KOREAN,
+    go_scheme="add-and-double",
+    shake_multiplier=2,
+    bomb_multiplier=2,
+    meongtta_min_animals=7,
+    pibak_max_loser_junk=7,
+    pibak_zero_exempt=True,
+    gwangbak=True,
+    gobak="double",
+    nagari_multiplier=2,
+    nagari_cap=0,
+    empty_loser_exempt=True,
+    three_ppuk_points=7,
+    heodang_points=0,
+    first_ppuk_payments=(7, 14, 21),
+    first_ttadak_payment=7,
+)
+_KOREAN_3P = dataclasses.replace(
+    _KOREAN_2P,
+    preset="korean-3p",
+    description="Go-Stop, 3 players: seed 004's 3-player figures",
+    players=3,
+    target_score=3,
+    bonus_cards=("bonus-2a", "bonus-2b", "bonus-3"),
+    chongtong_points=5,
+    steal_bonus=0,
+    pibak_max_loser_junk=5,
+    gobak="pays-all",
+    three_ppuk_points=3,
+    heodang_points=3,
+    first_ppuk_payments=(3, 6, 9),
+    first_ttadak_payment=3,
+)
+_CHIPS_2P = RuleSet(
+    preset="chips-2p",
+    description="Go-Stop with chips, 2 players: the English-language article of seeds 000/002/003",
+    players=2,
+    target_score=7,
+    bonus_cards=(),
+    bonus_from_hand="extra-flip",
+    double_junk=False,
+    sep_animal="animal",
+    sep_animal_protects=False,
+    floor_four="redeal",
+    chongtong_points=5,
+    multiple_chongtong="redeal",
+    allow_shake=True,
+    allow_bomb=True,
+    bomb_flip_turns=2,
+    ppuk_on_last_turn=True,
+    steal_chok=1,
+    steal_ttadak=1,
+    steal_sseul=1,
+    steal_stack=1,
+    steal_ja_ppuk=2,
+    steal_bomb=0,
+    steal_bonus=0,
+    no_steal_on_last_turn=(),
+    go_scheme="chips",
+    shake_multiplier=2,
+    bomb_multiplier=1,
+    meongtta_min_animals=7,
+    pibak_max_loser_junk=5,
+    pibak_zero_exempt=False,
+    gwangbak=True,
+    gobak="none",
+    nagari_multiplier=2,
+    nagari_cap=0,
+    empty_loser_exempt=False,
+    three_ppuk_points=0,
+    heodang_points=0,
+    first_ppuk_payments=(),
+    first_ttadak_payment=0,
+)
+_CHIPS_3P = dataclasses.replace(
+    _CHIPS_2P,
+    preset="chips-3p",
+    description="Go-Stop with chips, 3 players: the English-language article of seeds 000/002/003",
+    players=3,
+    target_score=3,
+)
+_BASIC_2P = RuleSet(
+    preset="basic-2p",
+    description="Matgo without shakes or bombs: the 2-player online rule card of seed 001",
+    players=2,
+    target_score=7,
+    bonus_cards=(),
+    bonus_from_hand="replace",
+    double_junk=True,
+    sep_animal="best",
+    sep_animal_protects=True,
+    floor_four="redeal",
+    chongtong_points=5,
+    multiple_chongtong="redeal",
+    allow_shake=False,
+    allow_bomb=False,
+    bomb_flip_turns=0,
+    ppuk_on_last_turn=True,
+    steal_chok=1,
+    steal_ttadak=1,
+    steal_sseul=1,
+    steal_stack=1,
+    steal_ja_ppuk=2,
+    steal_bomb=0,
+    steal_bonus=0,
+    no_steal_on_last_turn=("chok", "ttadak", "sseul"),
+    go_scheme="double-from-three",
+    shake_multiplier=1,
+    bomb_multiplier=1,
+    meongtta_min_animals=7,
+    pibak_max_loser_junk=4,
+    pibak_zero_exempt=False,
+    gwangbak=True,
+    gobak="none",
+    nagari_multiplier=2,
+    nagari_cap=0,
+    empty_loser_exempt=False,
+    three_ppuk_points=5,
+    heodang_points=0,
+    first_ppuk_payments=(),
+    first_ttadak_payment=0,
+)
+
+PRESETS: dict[str, RuleSet] = {r.preset: r for r in (_KOREAN_2P, _KOREAN_3P, _CHIPS_2P, _CHIPS_3P, _BASIC_2P)}
+DEFAULT_PRESET = {2: "korean-2p", 3: "korean-3p"}
+
+
+def find_rules(name: str) -> RuleSet:
+    """The preset of that name; raises RulesError(code="unknown-preset")."""
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise RulesError(
+            f"unknown preset {name!r}; presets are {', '.join(PRESETS)}", code="unknown-preset", knob="preset"
+        ) from None
+
+
+def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | None = None) -> RuleSet:
+    """Build the rule set a request names: a preset name, ``{"preset": name, knob: value...}``, or None.
+
+    None (or a mapping without ``preset``) starts from the default preset for ``players`` (2 or 3).
+    Raises RulesError naming the unknown preset, the unknown knob or the knob with a bad value.
+    """
+    if isinstance(spec, RuleSet):
+        return spec
+    if spec is None or isinstance(spec, str):
+        return find_rules(spec if spec is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
+    if not isinstance(spec, Mapping):
+        raise RulesError("rules must be a preset name or an object", code="invalid-knob", knob="rules")
+    name = spec.get("preset")
+    base = find_rules(name if name is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
+    overrides: dict[str, Any] = {}
+    for knob_name, value in spec.items():
+        if knob_name == "preset":
+            continue
+        knob = KNOBS.get(knob_name)
+        if knob is None:
+            raise RulesError(f"unknown knob {knob_name!r}", code="unknown-knob", knob=knob_name)
+        overrides[knob_name] = knob.check(value)
+    if not overrides:
+        return base
+    return dataclasses.replace(base, **overrides)

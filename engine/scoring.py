@@ -1,0 +1,151 @@
+"""Combination score of one player's captured cards (RULES.md 2 and 3).
+
+Combinations add up: brights (gwang 광), animals (yeol 열끗), godori (고도리, the three birds), ribbons
+(tti 띠), the three ribbon sets hongdan (홍단, red poem), cheongdan (청단, blue) and chodan (초단, plain red),
+and junk (pi 피) counted in units. The cup (``sep-animal``) is placed as an animal or as a double junk,
+never both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import ANIMAL, BONUS, BRIGHT, CARDS, CUP, JUNK, RIBBON, Card
+from .rules import RuleSet
+
+__all__ = ["COMBINATIONS", "Item", "Score", "junk_units", "score"]
+
+COMBINATIONS = ("brights", "animals", "godori", "ribbons", "hongdan", "cheongdan", "chodan", "junk")
+_ORDER = {name: i for i, name in enumerate(COMBINATIONS)}
+_SET_POINTS = {"godori": 5, "hongdan": 3, "cheongdan": 3, "chodan": 3}
+_CUP_AS_JUNK_UNITS = 2
+
+
+class Item(NamedTuple):
+    """One scoring combination: its name, points and (as a card mask) the cards that make it."""
+
+    combination: str
+    points: int
+    mask: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of the combination, in catalog order."""
+        return _cards(self.mask)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A player's combination score. ``sep_animal_as`` is "animal", "junk", or None without the cup."""
+
+    total: int
+    items: tuple[Item, ...]
+    brights: int
+    animals: int
+    ribbons: int
+    junk_units: int
+    sep_animal_as: str | None
+
+    def points(self, combination: str) -> int:
+        """Points of one combination (0 when it does not score)."""
+        for item in self.items:
+            if item.combination == combination:
+                return item.points
+        return 0
+
+
+def junk_units(card: Card, rules: RuleSet) -> int:
+    """Units a junk or bonus card is worth under these rules (RULES.md 1)."""
+    if card.kind == BONUS:
+        return card.junk_units
+    if card.kind != JUNK:
+        return 0
+    return card.junk_units if rules.double_junk else 1
+
+
+def _mask(pred: Callable[[Card], bool]) -> int:
+    return sum(1 << c.index for c in CARDS if pred(c))
+
+
+# One bit per card (bit i = catalog index i): counting a combination is a mask and a popcount.
+_BRIGHTS = _mask(lambda c: c.kind == BRIGHT)
+_RAIN = _mask(lambda c: "rain" in c.tags)
+_ANIMALS = _mask(lambda c: c.kind == ANIMAL and c is not CUP)
+_RIBBONS = _mask(lambda c: c.kind == RIBBON)
+_JUNK = _mask(lambda c: c.kind in (JUNK, BONUS))
+_SINGLE = _mask(lambda c: c.kind == JUNK and c.junk_units == 1)
+_DOUBLE = _mask(lambda c: c.kind == JUNK and c.junk_units == 2)
+_BONUS2 = _mask(lambda c: c.kind == BONUS and c.junk_units == 2)
+_BONUS3 = _mask(lambda c: c.kind == BONUS and c.junk_units == 3)
+_CUP = 1 << CUP.index
+_SETS = tuple((name, _mask(lambda c, n=name: n in c.tags), pts) for name, pts in _SET_POINTS.items())
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in catalog order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tuple[Item, ...]]:
+    items: list[Item] = []
+    brights = mask & _BRIGHTS
+    n = brights.bit_count()
+    if n >= 3:
+        # three brights with the rain bright score 2 (RULES.md 2)
+        points = 15 if n >= 5 else 4 if n == 4 else 2 if brights & _RAIN else 3
+        items.append(Item("brights", points, brights))
+    n = animals.bit_count()
+    if n >= 5:
+        items.append(Item("animals", n - 4, animals))
+    for name, members, points in _SETS:
+        if mask & members == members:
+            items.append(Item(name, points, members))
+    ribbons = mask & _RIBBONS
+    n = ribbons.bit_count()
+    if n >= 5:
+        items.append(Item("ribbons", n - 4, ribbons))
+    if units >= 10:
+        items.append(Item("junk", units - 9, junk))
+    if len(items) > 1:
+        items.sort(key=lambda item: _ORDER[item.combination])
+    return sum(item.points for item in items), tuple(items)
+
+
+def score(cards: Iterable[Card], rules: RuleSet, *, sep_animal_as: str | None = None) -> Score:
+    """Score captured cards. ``sep_animal_as`` pins the cup ("animal" or "junk") as a table declaration.
+
+    Under ``sep_animal: best`` an unpinned cup goes where it scores more, an animal on a tie; under
+    ``sep_animal: animal`` it is always an animal. The caller validates the cards (see ``parse_cards``).
+    """
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    animals = mask & _ANIMALS
+    junk = mask & _JUNK
+    units = (
+        (mask & _SINGLE).bit_count()
+        + (mask & _DOUBLE).bit_count() * (2 if rules.double_junk else 1)
+        + (mask & _BONUS2).bit_count() * 2
+        + (mask & _BONUS3).bit_count() * 3
+    )
+    counts = ((mask & _BRIGHTS).bit_count(), (mask & _RIBBONS).bit_count())
+    if not mask & _CUP:
+        total, items = _evaluate(mask, animals, junk, units)
+        return Score(total, items, counts[0], animals.bit_count(), counts[1], units, None)
+
+    placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
+    as_animal = _evaluate(mask, animals | _CUP, junk, units)
+    if placement != "animal":
+        as_junk = _evaluate(mask, animals, junk | _CUP, units + _CUP_AS_JUNK_UNITS)
+        if placement == "junk" or as_junk[0] > as_animal[0]:
+            total, items = as_junk
+            return Score(total, items, counts[0], animals.bit_count(), counts[1], units + _CUP_AS_JUNK_UNITS, "junk")
+    total, items = as_animal
+    return Score(total, items, counts[0], animals.bit_count() + 1, counts[1], units, "animal")

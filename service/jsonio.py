@@ -1,0 +1,27 @@
+"""Flask's JSON provider backed by orjson: request bodies and answers are encoded in C.
+
+orjson also bounds nesting depth (1024 levels), so a pathologically nested body fails to parse (400)
+instead of exhausting the stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response
+from flask.json.provider import JSONProvider
+
+
+class OrjsonProvider(JSONProvider):
+    mimetype = "application/json"
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return orjson.dumps(obj).decode()
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(orjson.dumps(obj), mimetype=self.mimetype)

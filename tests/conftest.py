@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import by_id
+from service import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_DIR = ROOT.parent / "shared" / "spec"
+
+
+@pytest.fixture(scope="session")
+def app():
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def rules_md() -> str:
+    path = SPEC_DIR / "RULES.md"
+    if not path.exists():
+        pytest.skip("the shared spec is not beside this checkout")
+    return path.read_text(encoding="utf-8")
+
+
+def cards(*ids: str):
+    """Card objects from ids, for engine calls."""
+    return tuple(by_id(i) for i in ids)

@@ -1,0 +1,272 @@
+"""The HTTP contract of API.md: status, content type and body shape of every endpoint and error."""
+
+import pytest
+
+from engine import CARDS, KNOBS, PRESETS
+
+PROBLEM = "application/problem+json"
+
+
+def assert_problem(resp, status, code=None):
+    assert resp.status_code == status
+    assert resp.mimetype == PROBLEM
+    body = resp.get_json(force=True)
+    assert {"type", "title", "status", "detail"} <= set(body)
+    assert body["status"] == status
+    assert "Traceback" not in resp.get_data(as_text=True)
+    if code is not None:
+        assert body["code"] == code
+    return body
+
+
+def test_cards(client):
+    resp = client.get("/v1/cards")
+    assert resp.status_code == 200 and resp.mimetype == "application/json"
+    cards = resp.get_json()["cards"]
+    assert [c["id"] for c in cards] == [c.id for c in CARDS]
+    first = cards[0]
+    assert set(first) == {"id", "month", "kind", "junk_units", "tags", "names"}
+    assert set(first["names"]) == {"en", "ko"}
+    bonus = cards[-1]
+    assert (bonus["id"], bonus["kind"], bonus["month"], bonus["junk_units"]) == ("bonus-3", "bonus", None, 3)
+
+
+def test_rules_list(client):
+    body = client.get("/v1/rules").get_json()
+    assert [p["name"] for p in body["presets"]] == list(PRESETS)
+    assert all(set(p) == {"name", "description", "players"} and p["description"] for p in body["presets"])
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_preset(client, preset):
+    body = client.get(f"/v1/rules/{preset}").get_json()
+    assert body["preset"] == preset and set(body) == {"preset", *KNOBS}
+
+
+def test_rules_unknown_preset_is_404(client):
+    body = assert_problem(client.get("/v1/rules/korean-5p"), 404)
+    assert "korean-5p" in body["detail"]
+
+
+def test_score_contract(client):
+    resp = client.post(
+        "/v1/score",
+        json={"cards": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]},
+    )
+    assert resp.status_code == 200 and resp.mimetype == "application/json"
+    body = resp.get_json()
+    assert body["total"] == 8
+    assert body["items"] == [
+        {"combination": "brights", "points": 3, "cards": ["jan-bright", "mar-bright", "aug-bright"]},
+        {"combination": "godori", "points": 5, "cards": ["feb-animal", "apr-animal", "aug-animal"]},
+    ]
+    assert body["counts"] == {"brights": 3, "animals": 3, "ribbons": 0, "junk_units": 0}
+    assert body["sep_animal_as"] is None
+    assert body["rules"]["preset"] == "korean-2p" and body["engine_version"]
+
+
+def test_score_cup_pin_and_overrides(client):
+    cards = [
+        "jan-junk-1",
+        "jan-junk-2",
+        "feb-junk-1",
+        "feb-junk-2",
+        "mar-junk-1",
+        "mar-junk-2",
+        "apr-junk-1",
+        "apr-junk-2",
+        "sep-animal",
+    ]
+    assert client.post("/v1/score", json={"cards": cards}).get_json()["sep_animal_as"] == "junk"
+    pinned = client.post("/v1/score", json={"cards": cards, "sep_animal_as": "animal"}).get_json()
+    assert (pinned["sep_animal_as"], pinned["total"]) == ("animal", 0)
+    chips = client.post("/v1/score", json={"cards": cards, "rules": {"preset": "chips-2p"}}).get_json()
+    assert chips["sep_animal_as"] == "animal" and chips["rules"]["preset"] == "chips-2p"
+
+
+def test_settle_contract(client):
+    req = {
+        "rules": "korean-2p",
+        "stake": 100,
+        "winner": "A",
+        "players": [
+            {
+                "id": "A",
+                "captured": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"],
+                "go_count": 1,
+            },
+            {"id": "B", "captured": ["may-junk-1"]},
+        ],
+    }
+    resp = client.post("/v1/settle", json=req)
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert set(body) >= {
+        "outcome",
+        "winner",
+        "score",
+        "base_points",
+        "payments",
+        "explanation",
+        "rules",
+        "engine_version",
+    }
+    assert (body["outcome"], body["winner"], body["base_points"]) == ("stop", "A", 9)
+    (pay,) = body["payments"]
+    assert (pay["from"], pay["to"], pay["points"], pay["amount"]) == ("B", "A", 18, 1800)
+    assert pay["factors"] == [
+        {"rule": "gwangbak", "factor": 2, "reason": "A scores brights and B has no bright (gwangbak)"}
+    ]
+    assert body["explanation"][0] == "A stops with 8 points and 1 go: 8 + 1 = 9 base points"
+
+
+def test_settle_nagari(client):
+    body = client.post("/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}], "winner": None}).get_json()
+    assert (body["outcome"], body["winner"], body["payments"], body["score"]) == ("nagari", None, [], None)
+
+
+def test_settle_default_rules_follow_player_count(client):
+    body = client.post("/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}, {"id": "C"}]}).get_json()
+    assert body["rules"]["preset"] == "korean-3p"
+
+
+A8 = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field", "value"),
+    [
+        (
+            {"players": [{"id": "A", "captured": [*A8, "jan-brite"]}, {"id": "B"}], "winner": "A"},
+            "unknown-card",
+            "card",
+            "jan-brite",
+        ),
+        (
+            {"players": [{"id": "A", "captured": A8}, {"id": "B", "captured": ["jan-bright"]}], "winner": "A"},
+            "duplicate-card",
+            "card",
+            "jan-bright",
+        ),
+        (
+            {"players": [{"id": "A", "captured": A8}, {"id": "B", "captured": ["bonus-2b"]}], "winner": "A"},
+            "bonus-not-in-play",
+            "card",
+            "bonus-2b",
+        ),
+        (
+            {"rules": "korean-3p", "players": [{"id": "A", "captured": A8}, {"id": "B"}], "winner": "A"},
+            "player-count",
+            None,
+            None,
+        ),
+        ({"players": [{"id": "A", "captured": A8}, {"id": "A"}], "winner": "A"}, "duplicate-player", "player", "A"),
+        ({"players": [{"id": "A", "captured": A8}, {"id": "B"}], "winner": "C"}, "unknown-winner", "player", "C"),
+        (
+            {"players": [{"id": "A", "captured": A8[:3]}, {"id": "B"}], "winner": "A"},
+            "winner-below-target",
+            "player",
+            "A",
+        ),
+        (
+            {"rules": {"preset": "korean-2p", "gobak": "maybe"}, "players": [{"id": "A"}, {"id": "B"}]},
+            "invalid-knob",
+            "knob",
+            "gobak",
+        ),
+        (
+            {"rules": {"preset": "korean-2p", "gobakk": "double"}, "players": [{"id": "A"}, {"id": "B"}]},
+            "unknown-knob",
+            "knob",
+            "gobakk",
+        ),
+    ],
+)
+def test_settle_rule_errors_are_422_naming_the_culprit(client, body, code, field, value):
+    problem = assert_problem(client.post("/v1/settle", json=body), 422, code)
+    if field:
+        assert problem[field] == value
+        assert value in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"players": [{"id": "A", "go_count": -1}, {"id": "B"}]}, "players.0.go_count"),
+        ({"players": [{"id": "A", "shakes": "2"}, {"id": "B"}]}, "players.0.shakes"),
+        ({"players": [{"id": "A"}, {"id": "B"}], "stake": -5}, "stake"),
+        ({"players": [{"id": "A"}, {"id": "B"}], "nagari_streak": -1}, "nagari_streak"),
+        ({"players": [{"id": "A"}, {"id": "B"}], "colour": "red"}, "colour"),
+        ({"players": "A,B"}, "players"),
+        ({}, "players"),
+        ({"players": [{"id": ""}, {"id": "B"}]}, "players.0.id"),
+    ],
+)
+def test_schema_errors_are_422_with_field_paths(client, body, path):
+    problem = assert_problem(client.post("/v1/settle", json=body), 422, "validation-error")
+    assert path in problem["errors"]
+
+
+def test_score_schema_errors(client):
+    assert "cards" in assert_problem(client.post("/v1/score", json={}), 422)["errors"]
+    assert "rules" in assert_problem(client.post("/v1/score", json={"cards": [], "rules": 7}), 422)["errors"]
+    assert (
+        "sep_animal_as"
+        in assert_problem(client.post("/v1/score", json={"cards": [], "sep_animal_as": "x"}), 422)["errors"]
+    )
+
+
+@pytest.mark.parametrize("data", ["{", "[1, 2", "nope", '{"cards": [}'])
+def test_malformed_json_is_400(client, data):
+    assert_problem(client.post("/v1/score", data=data, content_type="application/json"), 400, "malformed-json")
+
+
+def test_non_object_json_is_422(client):
+    assert_problem(client.post("/v1/score", json=[1, 2]), 422)
+
+
+def test_body_over_the_limit_is_413(client):
+    resp = client.post("/v1/score", data=b"[" + b"1," * 40000 + b"1]", content_type="application/json")
+    assert_problem(resp, 413)
+
+
+def test_unknown_path_is_404_and_wrong_method_is_405(client):
+    assert_problem(client.get("/v2/score"), 404)
+    resp = client.get("/v1/score")
+    assert_problem(resp, 405)
+    assert "POST" in resp.headers["Allow"]
+    assert_problem(client.delete("/v1/cards"), 405)
+
+
+def test_healthz(client):
+    resp = client.get("/healthz")
+    assert (resp.status_code, resp.get_json()) == (200, {"status": "ok"})
+
+
+def test_docs_page_and_its_assets_are_served_locally(client):
+    page = client.get("/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "http" not in html.replace("http-equiv", "")  # no CDN: every asset is ours
+    for asset in ("/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js", "/docs/init.js"):
+        assert asset in html
+        with client.get(asset) as resp:
+            assert resp.status_code == 200
+    assert "/openapi.yaml" in client.get("/docs/init.js").get_data(as_text=True)
+
+
+def test_an_unexpected_error_is_a_bare_500_problem(app):
+    from flask import Flask
+
+    from service import problems
+
+    broken = Flask("broken")
+    problems.init_app(broken)
+
+    @broken.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    resp = broken.test_client().get("/boom")
+    body = assert_problem(resp, 500)
+    assert "secret" not in resp.get_data(as_text=True) and "RuntimeError" not in body["detail"]

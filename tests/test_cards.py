@@ -1,0 +1,77 @@
+"""RULES.md 1: the catalog."""
+
+import re
+
+import pytest
+
+from engine import CARDS, CardError, by_id, parse_cards
+
+
+def _ids_in_section_1(rules_md: str) -> list[str]:
+    section = rules_md.split("## 1. Cards", 1)[1].split("## 2.", 1)[0]
+    table = [line for line in section.splitlines() if re.match(r"\| \d+ ", line)]
+    ids = []
+    for row in table:
+        ids += re.findall(r"`([a-z]+-[a-z0-9-]+)`", row)
+    return ids
+
+
+def test_rules_1_ids_and_catalog_order_are_exactly_the_table(rules_md):
+    expected = [*_ids_in_section_1(rules_md), "bonus-2a", "bonus-2b", "bonus-3"]
+    assert [c.id for c in CARDS] == expected
+
+
+def test_rules_1_totals():
+    kinds = [c.kind for c in CARDS]
+    assert (kinds.count("bright"), kinds.count("animal"), kinds.count("ribbon"), kinds.count("junk")) == (5, 9, 10, 24)
+    assert kinds.count("bonus") == 3
+    for month in range(1, 13):
+        assert sum(c.month == month for c in CARDS) == 4
+
+
+@pytest.mark.parametrize(
+    ("card_id", "units"),
+    [
+        ("jan-junk-1", 1),
+        ("nov-double", 2),
+        ("dec-double", 2),
+        ("bonus-2a", 2),
+        ("bonus-2b", 2),
+        ("bonus-3", 3),
+        ("sep-animal", 0),
+        ("jan-bright", 0),
+    ],
+)
+def test_rules_1_junk_units(card_id, units):
+    assert by_id(card_id).junk_units == units
+
+
+@pytest.mark.parametrize(
+    ("tag", "members"),
+    [
+        ("godori", {"feb-animal", "apr-animal", "aug-animal"}),
+        ("hongdan", {"jan-ribbon", "feb-ribbon", "mar-ribbon"}),
+        ("cheongdan", {"jun-ribbon", "sep-ribbon", "oct-ribbon"}),
+        ("chodan", {"apr-ribbon", "may-ribbon", "jul-ribbon"}),
+        ("rain", {"dec-bright"}),
+        ("double-junk", {"nov-double", "dec-double"}),
+        ("cup", {"sep-animal"}),
+    ],
+)
+def test_rules_1_tags(tag, members):
+    assert {c.id for c in CARDS if tag in c.tags} == members
+
+
+def test_every_card_has_english_and_korean_names():
+    assert all(c.name_en and c.name_ko for c in CARDS)
+    assert by_id("sep-animal").name_ko == "국진"
+
+
+def test_unknown_and_duplicate_ids_are_refused_with_their_code():
+    with pytest.raises(CardError) as err:
+        parse_cards(["jan-bright", "jan-brite"], owner="A")
+    assert err.value.code == "unknown-card"
+    assert err.value.context == {"card": "jan-brite", "player": "A"}
+    with pytest.raises(CardError) as err:
+        parse_cards(["jan-bright", "jan-bright"])
+    assert err.value.code == "duplicate-card"

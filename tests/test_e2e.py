@@ -1,0 +1,88 @@
+"""End to end: the real gunicorn, with the project's config, on a free loopback port, spoken to with requests."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.xdist_group("gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2"}
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen(
+        [str(gunicorn), "-c", "service/gunicorn.conf.py", "service.wsgi:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            requests.get(base + "/healthz", timeout=1)
+            break
+        except requests.ConnectionError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                pytest.fail("gunicorn did not start")
+            time.sleep(0.1)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_healthz_over_gunicorn(server):
+    resp = requests.get(server + "/healthz", timeout=5)
+    assert resp.status_code == 200 and resp.json() == {"status": "ok"}
+
+
+def test_settle_over_gunicorn(server):
+    req = {
+        "rules": "korean-2p",
+        "winner": "A",
+        "stake": 10,
+        "players": [
+            {
+                "id": "A",
+                "captured": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"],
+            },
+            {"id": "B", "captured": ["nov-bright", "may-junk-1"]},
+        ],
+    }
+    resp = requests.post(server + "/v1/settle", json=req, timeout=5)
+    assert resp.status_code == 200
+    assert resp.json()["payments"][0]["amount"] == 80
+
+
+def test_errors_over_gunicorn_are_problems(server):
+    resp = requests.post(server + "/v1/score", data="{", headers={"Content-Type": "application/json"}, timeout=5)
+    assert resp.status_code == 400 and resp.headers["Content-Type"] == "application/problem+json"
+    resp = requests.post(
+        server + "/v1/score", data=b"x" * 100_000, headers={"Content-Type": "application/json"}, timeout=5
+    )
+    assert resp.status_code == 413 and resp.headers["Content-Type"] == "application/problem+json"
+    resp = requests.get(server + "/nowhere", timeout=5)
+    assert resp.status_code == 404 and resp.headers["Content-Type"] == "application/problem+json"
+
+
+def test_docs_over_gunicorn(server):
+    assert requests.get(server + "/docs", timeout=5).status_code == 200
+    assert requests.get(server + "/openapi.yaml", timeout=5).text == (ROOT / "openapi.yaml").read_text("utf-8")

@@ -1,0 +1,80 @@
+"""The layout promises: the engine stays pure, and Docker starts the service exactly like `make run`."""
+
+import ast
+import json
+import re
+import shlex
+
+from dockerfile_parse import DockerfileParser
+
+from tests.conftest import ROOT
+
+FORBIDDEN = (
+    "flask",
+    "flask_smorest",
+    "marshmallow",
+    "werkzeug",
+    "service",
+    "requests",
+    "gunicorn",
+    "socket",
+    "http",
+    "urllib",
+    "logging",
+    "os",
+    "io",
+    "subprocess",
+)
+
+
+def test_engine_imports_nothing_from_the_web_side_and_does_no_io():
+    for path in (ROOT / "engine").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("open", "print", "input"):
+                assert path.name == "simulate.py", f"{path.name} calls {node.func.id}"  # the CLI may print
+
+
+def _dockerfile():
+    parser = DockerfileParser(path=str(ROOT / "Dockerfile"))
+    return parser
+
+
+def _make_serve_command() -> list[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    serve = re.search(r"^SERVE := (.+)$", text, re.M).group(1)
+    assert re.search(r"^run: .*\n\t\$\(BIN\)/\$\(SERVE\)$", text, re.M), "make run must start $(SERVE)"
+    return shlex.split(serve)
+
+
+def test_dockerfile_starts_the_service_the_same_way_as_make_run():
+    cmd = [i for i in _dockerfile().structure if i["instruction"] == "CMD"][-1]["value"]
+    assert json.loads(cmd) == _make_serve_command()
+
+
+def test_dockerfile_is_slim_non_root_with_healthcheck_and_binds_all_interfaces():
+    df = _dockerfile()
+    froms = [i["value"] for i in df.structure if i["instruction"] == "FROM"]
+    assert all(f.split()[0] == "python:3.11-slim" for f in froms)
+    assert len(froms) >= 2, "a build stage and a final stage without build tools"
+    final = df.structure[max(i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM") :]
+    users = [i["value"] for i in final if i["instruction"] == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    health = [i["value"] for i in final if i["instruction"] == "HEALTHCHECK"]
+    assert health and "/healthz" in health[0]
+    assert df.envs.get("HOST") == "0.0.0.0" and df.envs.get("PORT") == "8000"
+    runs = " ".join(i["value"] for i in final if i["instruction"] == "RUN")
+    assert "apt-get" not in runs and "gcc" not in runs
+
+
+def test_ci_runs_make_test_like_the_readme():
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make run" in readme[:1500] and "make test" in readme[:1500]

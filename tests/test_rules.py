@@ -1,0 +1,108 @@
+"""RULES.md 10: knobs, presets and overrides."""
+
+import re
+
+import pytest
+
+from engine import KNOBS, PRESETS, RulesError, find_rules, resolve
+
+
+def _preset_table(rules_md: str) -> dict[str, dict[str, object]]:
+    """Parse the presets table of RULES.md 10 into {preset: {knob: value}}."""
+    section = rules_md.split("## 10. Presets", 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    header = [c.strip() for c in rows[0].strip("|").split("|")]
+    presets = header[1:]
+    table: dict[str, dict[str, object]] = {p: {} for p in presets}
+    for row in rows[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        names = [n.strip() for n in cells[0].split("/")]
+        names = [names[0]] + [
+            re.sub(r"^", "steal_", n) if names[0].startswith("steal_") and not n.startswith("steal_") else n
+            for n in names[1:]
+        ]
+        for preset, cell in zip(presets, cells[1:], strict=True):
+            if cell == "same as 2p":
+                cell = dict(zip(presets, cells[1:], strict=True))["korean-2p"]
+            values = [v.strip() for v in cell.split("/")] if len(names) > 1 else [cell]
+            for name, value in zip(names, values, strict=True):
+                table[preset][name] = _value(name, value)
+    return table
+
+
+def _value(name: str, text: str) -> object:
+    kind = KNOBS[name].kind
+    if kind == "bool":
+        return {"on": True, "off": False}[text]
+    if kind == "int":
+        return int(text)
+    if kind in ("set", "list"):
+        if text in ("none", ""):
+            return ()
+        items = [t.strip() for t in text.split(",")]
+        return tuple(int(i) for i in items) if kind == "list" else tuple(items)
+    return text
+
+
+def test_rules_10_every_knob_of_the_table_exists_and_every_knob_is_in_the_table(rules_md):
+    table = _preset_table(rules_md)
+    assert set(table["korean-2p"]) == set(KNOBS)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_10_preset_values_are_exactly_the_table(rules_md, preset):
+    expected = _preset_table(rules_md)[preset]
+    rules = find_rules(preset)
+    for name, value in expected.items():
+        actual = getattr(rules, name)
+        if KNOBS[name].kind == "set":
+            assert set(actual) == set(value), name  # type: ignore[arg-type]
+        else:
+            assert actual == value, name
+
+
+def test_rules_10_overrides_apply_and_echo_every_knob():
+    rules = resolve({"preset": "korean-3p", "pibak_max_loser_junk": 6, "gobak": "double"})
+    body = rules.asdict()
+    assert body["preset"] == "korean-3p" and body["pibak_max_loser_junk"] == 6 and body["gobak"] == "double"
+    assert set(body) == {"preset", *KNOBS}
+    assert body["target_score"] == 3  # untouched knobs keep the preset's value
+
+
+def test_default_preset_follows_the_player_count():
+    assert resolve(None, players=2).preset == "korean-2p"
+    assert resolve(None, players=3).preset == "korean-3p"
+    assert resolve({"gobak": "none"}, players=3).preset == "korean-3p"
+
+
+@pytest.mark.parametrize(
+    ("spec", "code", "knob"),
+    [
+        ("korean-4p", "unknown-preset", "preset"),
+        ({"preset": "nope"}, "unknown-preset", "preset"),
+        ({"pibak": 3}, "unknown-knob", "pibak"),
+        ({"target_score": "7"}, "invalid-knob", "target_score"),
+        ({"target_score": True}, "invalid-knob", "target_score"),
+        ({"target_score": 0}, "invalid-knob", "target_score"),
+        ({"players": 4}, "invalid-knob", "players"),
+        ({"double_junk": 1}, "invalid-knob", "double_junk"),
+        ({"gobak": "triple"}, "invalid-knob", "gobak"),
+        ({"bonus_cards": ["bonus-4"]}, "invalid-knob", "bonus_cards"),
+        ({"bonus_cards": ["bonus-3", "bonus-3"]}, "invalid-knob", "bonus_cards"),
+        ({"no_steal_on_last_turn": "chok"}, "invalid-knob", "no_steal_on_last_turn"),
+        ({"first_ppuk_payments": [1, 2, 3, 4]}, "invalid-knob", "first_ppuk_payments"),
+        ({"first_ppuk_payments": [-1]}, "invalid-knob", "first_ppuk_payments"),
+        ({"pibak_max_loser_junk": -2}, "invalid-knob", "pibak_max_loser_junk"),
+        ({"shake_multiplier": 0}, "invalid-knob", "shake_multiplier"),
+    ],
+)
+def test_bad_rules_are_refused_naming_the_knob(spec, code, knob):
+    with pytest.raises(RulesError) as err:
+        resolve(spec)
+    assert err.value.code == code
+    assert err.value.context["knob"] == knob
+    assert knob in str(err.value) or code == "unknown-preset"
+
+
+def test_presets_are_cached_objects_not_rebuilt():
+    assert resolve("korean-2p") is resolve("korean-2p") is PRESETS["korean-2p"]
