@@ -21,16 +21,33 @@ sys.path.insert(0, str(ROOT))
 
 SCORE_BODY = {
     "rules": "korean-2p",
-    "cards": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal", "jan-ribbon",
-              "feb-ribbon", "mar-ribbon", "jan-junk-1", "feb-junk-1", "mar-junk-1", "apr-junk-1", "may-junk-1",
-              "jun-junk-1", "jul-junk-1", "nov-double", "dec-double", "sep-animal"],
+    "cards": [
+        "jan-bright",
+        "mar-bright",
+        "aug-bright",
+        "feb-animal",
+        "apr-animal",
+        "aug-animal",
+        "jan-ribbon",
+        "feb-ribbon",
+        "mar-ribbon",
+        "jan-junk-1",
+        "feb-junk-1",
+        "mar-junk-1",
+        "apr-junk-1",
+        "may-junk-1",
+        "jun-junk-1",
+        "jul-junk-1",
+        "nov-double",
+        "dec-double",
+        "sep-animal",
+    ],
 }
 SETTLE_BODY = {
     "rules": "korean-2p",
     "players": [
         {"id": "A", "captured": SCORE_BODY["cards"], "go_count": 2, "shakes": 1},
-        {"id": "B", "captured": ["may-animal", "jun-animal", "oct-junk-1", "oct-junk-2", "nov-junk-1"],
-         "go_count": 1},
+        {"id": "B", "captured": ["may-animal", "jun-animal", "oct-junk-1", "oct-junk-2", "nov-junk-1"], "go_count": 1},
     ],
     "winner": "A",
     "nagari_streak": 1,
@@ -51,8 +68,13 @@ def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) ->
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers), **(extra_env or {})}
     env["PYTHONPATH"] = f"{ROOT}:{ROOT / 'bench'}"
     exe = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(exe), "-c", "service/gunicorn.conf.py", app], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(exe), "-c", "service/gunicorn.conf.py", app],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -68,8 +90,9 @@ def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) ->
         proc.wait(timeout=10)
 
 
-def wrk(url: str, body: dict | None, *, seconds: int, connections: int, threads: int = 1,
-        lua: str | None = None) -> dict[str, float]:
+def wrk(
+    url: str, body: dict | None, *, seconds: int, connections: int, threads: int = 1, lua: str | None = None
+) -> dict[str, float]:
     """Drive ``url`` with wrk (POSTing ``body``); returns requests/s, latencies (ms) and error counts."""
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
@@ -79,8 +102,24 @@ def wrk(url: str, body: dict | None, *, seconds: int, connections: int, threads:
             payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
             lua = f'wrk.method = "POST"\nwrk.body = "{payload}"\nwrk.headers["Content-Type"] = "application/json"\n'
         script.write_text(lua + _DONE_LUA)
-        out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency",
-                              "-s", str(script), url], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                "wrk",
+                "-t",
+                str(threads),
+                "-c",
+                str(connections),
+                "-d",
+                f"{seconds}s",
+                "--latency",
+                "-s",
+                str(script),
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     stats = json.loads(out.strip().splitlines()[-1])
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     stats["non_2xx"] = int(non2xx.group(1)) if non2xx else 0

@@ -18,13 +18,19 @@ def main() -> None:
     rules = resolve("korean-2p")
     cards = parse_cards(SCORE_BODY["cards"])
     hand = HandResult(
-        tuple(PlayerHand(p["id"], tuple(parse_cards(p["captured"])), p.get("go_count", 0), p.get("shakes", 0))
-              for p in SETTLE_BODY["players"]),
-        "A", nagari_streak=1, stake=100,
+        tuple(
+            PlayerHand(p["id"], tuple(parse_cards(p["captured"])), p.get("go_count", 0), p.get("shakes", 0))
+            for p in SETTLE_BODY["players"]
+        ),
+        "A",
+        nagari_streak=1,
+        stake=100,
     )
     print(f"score  (19 cards)           {per_call(lambda: score(cards, rules)):7.1f} us/call")
     print(f"settle (2 players, 24 cards) {per_call(lambda: settle(hand, rules)):7.1f} us/call")
-    print(f"parse + resolve + score      {per_call(lambda: score(parse_cards(SCORE_BODY['cards']), resolve('korean-2p'))):7.1f} us/call")
+    print(
+        f"parse + resolve + score      {per_call(lambda: score(parse_cards(SCORE_BODY['cards']), resolve('korean-2p'))):7.1f} us/call"
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ def main() -> None:
         results[name] = (ours, bare)
     print(f"{'endpoint':10} {'gostop req/s':>13} {'bare req/s':>11} {'ratio':>6} {'p99 ms':>7}")
     for name, (ours, bare) in results.items():
-        print(f"/v1/{name:6} {ours['rps']:13.0f} {bare['rps']:11.0f} {ours['rps'] / bare['rps']:6.2f} "
-              f"{ours['p99_ms']:7.2f}")
+        print(
+            f"/v1/{name:6} {ours['rps']:13.0f} {bare['rps']:11.0f} {ours['rps'] / bare['rps']:6.2f} "
+            f"{ours['p99_ms']:7.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -49,5 +49,3 @@ class GoStopBlueprint(Blueprint):
     """flask-smorest's Blueprint with the lean JSON-body parser."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
-
-

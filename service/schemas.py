@@ -46,8 +46,7 @@ def card_ids_property(self: Any, field: fields.Field, **kwargs: Any) -> dict[str
     """apispec attribute function: document CardIds as a unique array of catalog ids."""
     if not isinstance(field, CardIds):
         return {}
-    return {"type": "array", "items": {"type": "string", "enum": CARD_IDS}, "uniqueItems": True,
-            "maxItems": len(CARDS)}
+    return {"type": "array", "items": {"type": "string", "enum": CARD_IDS}, "uniqueItems": True, "maxItems": len(CARDS)}
 
 
 def card_list(description: str, **kwargs: Any) -> CardIds:
