@@ -28,9 +28,8 @@ def main() -> None:
     )
     print(f"score  (19 cards)           {per_call(lambda: score(cards, rules)):7.1f} us/call")
     print(f"settle (2 players, 24 cards) {per_call(lambda: settle(hand, rules)):7.1f} us/call")
-    print(
-        f"parse + resolve + score      {per_call(lambda: score(parse_cards(SCORE_BODY['cards']), resolve('korean-2p'))):7.1f} us/call"
-    )
+    full = per_call(lambda: score(parse_cards(SCORE_BODY["cards"]), resolve("korean-2p")))
+    print(f"parse + resolve + score      {full:7.1f} us/call")
 
 
 if __name__ == "__main__":
