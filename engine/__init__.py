@@ -7,11 +7,16 @@ concept and explains its Korean terms once:
     rules       knobs and presets (RuleSet, resolve, PRESETS)
     scoring     combination score (score, Score)
     settlement  who pays whom (settle, HandResult, Settlement)
+    moves       a logged move (Move)
+    game        the hand as a state machine (GameState, replay)
+    simulate    seeded random hands (python -m engine.simulate)
     errors      what the engine refuses (GoStopError and its tree)
 """
 
 from .cards import CARDS, Card, by_id, parse_cards
 from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from .game import Event, GameState, InstantPayment, Replay, replay
+from .moves import Move
 from .rules import KNOBS, PRESETS, RuleSet, find_rules, resolve
 from .scoring import Item, Score, score
 from .settlement import Factor, HandResult, Payment, PlayerHand, Settlement, settle
@@ -26,14 +31,19 @@ __all__ = [
     "PRESETS",
     "Card",
     "CardError",
+    "Event",
     "Factor",
+    "GameState",
     "GoStopError",
     "HandError",
     "HandResult",
     "IllegalMoveError",
+    "InstantPayment",
     "Item",
+    "Move",
     "Payment",
     "PlayerHand",
+    "Replay",
     "RuleSet",
     "RulesError",
     "Score",
@@ -41,6 +51,7 @@ __all__ = [
     "by_id",
     "find_rules",
     "parse_cards",
+    "replay",
     "resolve",
     "score",
     "settle",

@@ -141,7 +141,8 @@ def _build() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _build()
 """Every card in catalog order (RULES.md 1)."""
 
-_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
+CARD_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
+_BY_ID = CARD_BY_ID
 CUP: Card = _BY_ID["sep-animal"]
 BONUS_IDS: tuple[str, ...] = tuple(card.id for card in CARDS if card.kind == BONUS)
 

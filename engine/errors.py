@@ -54,12 +54,13 @@ class HandError(GoStopError):
 
 
 class IllegalMoveError(GoStopError):
-    """A move the rules forbid at this point of the log; ``move_index`` is its 0-based position."""
+    """A move the rules forbid at this point of the log; ``move_index`` is its 0-based position
+    (None for a deal that cannot be, code ``bad-deal``)."""
 
     code = "illegal-move"
     title = "Illegal move"
     code_is_move = True
 
-    def __init__(self, detail: str, *, code: str, move_index: int, **context: Any) -> None:
+    def __init__(self, detail: str, *, code: str, move_index: int | None, **context: Any) -> None:
         super().__init__(detail, code=code, move_index=move_index, **context)
         self.move_index = move_index

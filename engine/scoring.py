@@ -118,34 +118,78 @@ def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tupl
     return sum(item.points for item in items), tuple(items)
 
 
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bitmask of a set of cards (bit i = catalog index i)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def _units(mask: int, rules: RuleSet) -> int:
+    return (
+        (mask & _SINGLE).bit_count()
+        + (mask & _DOUBLE).bit_count() * (2 if rules.double_junk else 1)
+        + (mask & _BONUS2).bit_count() * 2
+        + (mask & _BONUS3).bit_count() * 3
+    )
+
+
+def _points(mask: int, animals: int, units: int) -> int:
+    """The total of ``_evaluate`` without building the line items (the go/stop check runs every turn)."""
+    points = 0
+    brights = mask & _BRIGHTS
+    n = brights.bit_count()
+    if n >= 3:
+        points += 15 if n >= 5 else 4 if n == 4 else 2 if brights & _RAIN else 3
+    n = animals.bit_count()
+    if n >= 5:
+        points += n - 4
+    n = (mask & _RIBBONS).bit_count()
+    if n >= 5:
+        points += n - 4
+    for _, members, set_points in _SETS:
+        if mask & members == members:
+            points += set_points
+    if units >= 10:
+        points += units - 9
+    return points
+
+
+def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
+    """``score(...).total`` of a card mask, the cup placed the same way, without the line items."""
+    animals = mask & _ANIMALS
+    units = _units(mask, rules)
+    if not mask & _CUP:
+        return _points(mask, animals, units)
+    as_animal = _points(mask, animals | _CUP, units)
+    if rules.sep_animal == "animal" or sep_animal_as == "animal":
+        return as_animal
+    as_junk = _points(mask, animals, units + _CUP_AS_JUNK_UNITS)
+    return as_junk if sep_animal_as == "junk" else max(as_animal, as_junk)
+
+
 def score(cards: Iterable[Card], rules: RuleSet, *, sep_animal_as: str | None = None) -> Score:
     """Score captured cards. ``sep_animal_as`` pins the cup ("animal" or "junk") as a table declaration.
 
     Under ``sep_animal: best`` an unpinned cup goes where it scores more, an animal on a tie; under
     ``sep_animal: animal`` it is always an animal. The caller validates the cards (see ``parse_cards``).
     """
-    mask = 0
-    for card in cards:
-        mask |= 1 << card.index
+    mask = mask_of(cards)
     animals = mask & _ANIMALS
     junk = mask & _JUNK
-    units = (
-        (mask & _SINGLE).bit_count()
-        + (mask & _DOUBLE).bit_count() * (2 if rules.double_junk else 1)
-        + (mask & _BONUS2).bit_count() * 2
-        + (mask & _BONUS3).bit_count() * 3
-    )
-    counts = ((mask & _BRIGHTS).bit_count(), (mask & _RIBBONS).bit_count())
+    units = _units(mask, rules)
+    brights, ribbons = (mask & _BRIGHTS).bit_count(), (mask & _RIBBONS).bit_count()
     if not mask & _CUP:
-        total, items = _evaluate(mask, animals, junk, units)
-        return Score(total, items, counts[0], animals.bit_count(), counts[1], units, None)
+        points, items = _evaluate(mask, animals, junk, units)
+        return Score(points, items, brights, animals.bit_count(), ribbons, units, None)
 
     placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
     as_animal = _evaluate(mask, animals | _CUP, junk, units)
     if placement != "animal":
         as_junk = _evaluate(mask, animals, junk | _CUP, units + _CUP_AS_JUNK_UNITS)
         if placement == "junk" or as_junk[0] > as_animal[0]:
-            total, items = as_junk
-            return Score(total, items, counts[0], animals.bit_count(), counts[1], units + _CUP_AS_JUNK_UNITS, "junk")
-    total, items = as_animal
-    return Score(total, items, counts[0], animals.bit_count() + 1, counts[1], units, "animal")
+            points, items = as_junk
+            return Score(points, items, brights, animals.bit_count(), ribbons, units + _CUP_AS_JUNK_UNITS, "junk")
+    points, items = as_animal
+    return Score(points, items, brights, animals.bit_count() + 1, ribbons, units, "animal")

@@ -28,7 +28,7 @@ from .scoring import Score, score
 __all__ = ["Factor", "HandResult", "Payment", "PlayerHand", "Settlement", "base_points", "settle"]
 
 INSTANT_WINS = ("chongtong", "three-ppuk", "heodang")
-OUTCOMES = ("stop", "nagari", *INSTANT_WINS)
+OUTCOMES = ("stop", "nagari", "redeal", *INSTANT_WINS)
 _INSTANT_KNOB = {"chongtong": "chongtong_points", "three-ppuk": "three_ppuk_points", "heodang": "heodang_points"}
 
 
@@ -143,7 +143,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         raise HandError("nagari_streak and stake cannot be negative", code="negative-count")
     if hand.outcome not in OUTCOMES:
         raise HandError(f"unknown outcome {hand.outcome!r}", code="invalid-outcome")
-    if hand.outcome == "nagari":
+    if hand.outcome in ("nagari", "redeal"):
         if hand.winner is not None:
             raise HandError("a nagari has no winner", code="invalid-outcome", player=hand.winner)
         return
@@ -164,6 +164,9 @@ def settle(hand: HandResult, rules: RuleSet) -> Settlement:
     check_hand(hand, rules)
     scores = {p.id: score(p.captured, rules, sep_animal_as=p.sep_animal_as) for p in hand.players}
     carry = nagari_factor(hand.nagari_streak, rules)
+    if hand.outcome == "redeal":
+        lines = ("Redeal: the deal does not count; nobody pays and nothing carries over",)
+        return Settlement("redeal", None, None, 0, (), lines, carry, scores)
     if hand.outcome == "nagari":
         line = "Nagari: the cards ran out with no stop, so nobody pays"
         if hand.nagari_streak:

@@ -15,7 +15,14 @@ from engine import ENGINE_VERSION
 from . import problems
 from .api import BLUEPRINTS, docs
 from .jsonio import OrjsonProvider
-from .schemas import ProblemSchema, RulesOverrideSchema, card_ids_property, rules_spec_property
+from .schemas import (
+    MoveSchema,
+    ProblemSchema,
+    RulesOverrideSchema,
+    card_ids_property,
+    move_list_property,
+    rules_spec_property,
+)
 
 MAX_BODY_BYTES = 64 * 1024  # a full replay log is about 5 KiB; anything near this is not a hand of Go-Stop
 
@@ -61,9 +68,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     api = GoStopApi(app)
-    for documenter in (rules_spec_property, card_ids_property):
+    for documenter in (rules_spec_property, card_ids_property, move_list_property):
         api.ma_plugin.converter.add_attribute_function(documenter)  # type: ignore[union-attr]
     api.spec.components.schema("RulesOverride", schema=RulesOverrideSchema)  # type: ignore[union-attr]
+    api.spec.components.schema("Move", schema=MoveSchema)  # type: ignore[union-attr]
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)

@@ -8,12 +8,13 @@ schema's OpenAPI description is generated from these classes, so ``openapi.yaml`
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, RuleSet, Score, Settlement
+from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, Replay, RuleSet, Score, Settlement, score
 from engine.settlement import OUTCOMES
 
 CARD_IDS = [c.id for c in CARDS]
@@ -162,6 +163,95 @@ class SettleRequest(Strict):
     )
 
 
+MAX_MOVES = 200  # a hand has at most about 70 moves (turns, calls, declarations); see README "Limits"
+
+
+class MoveSchema(Strict):
+    """One move of a log (documentation: ``MoveList`` checks shape, ``engine.Move.from_dict`` the rest)."""
+
+    player = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
+    play = fields.String(metadata={"enum": CARD_IDS, "description": "the hand card played"})
+    capture = fields.String(metadata={"enum": CARD_IDS, "description": "which of two layout cards it takes"})
+    draw = fields.String(metadata={"enum": CARD_IDS, "description": "the card flipped from the stock"})
+    draw_capture = fields.String(metadata={"enum": CARD_IDS, "description": "which of two layout cards it takes"})
+    shake = fields.List(
+        fields.String(metadata={"enum": CARD_IDS}),
+        validate=validate.Length(3, 3),
+        metadata={"description": "three cards of one month shown before playing one of them"},
+    )
+    bomb = fields.List(
+        fields.String(metadata={"enum": CARD_IDS}),
+        validate=validate.Length(3, 3),
+        metadata={"description": "three cards of one month played at once onto the fourth"},
+    )
+    flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
+    bonus = fields.String(
+        metadata={"enum": [c.id for c in CARDS if c.kind == "bonus"], "description": "a bonus card played from hand"}
+    )
+    bonus_flipped = fields.List(
+        fields.String(metadata={"enum": [c.id for c in CARDS if c.kind == "bonus"]}),
+        metadata={"description": "bonus cards the stock turned up during the turn"},
+    )
+    call = fields.String(validate=validate.OneOf(["go", "stop"]))
+    sep_animal_as = fields.String(
+        validate=validate.OneOf(["animal", "junk"]), metadata={"description": "a cup declaration, in a move of its own"}
+    )
+
+
+class MoveList(fields.Field):
+    """The moves of a log: a list of objects, read one by one by the engine so that an error names its move."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        if not isinstance(value, list):
+            raise ma.ValidationError("Not a valid list.")
+        if len(value) > MAX_MOVES:
+            raise ma.ValidationError(f"Longer than maximum length {MAX_MOVES}.")
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise ma.ValidationError({i: ["Not a valid move object."]})
+        return value
+
+
+def move_list_property(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: document MoveList as an array of Move."""
+    if not isinstance(field, MoveList):
+        return {}
+    return {"type": "array", "items": {"$ref": "#/components/schemas/Move"}, "maxItems": MAX_MOVES}
+
+
+class DealSchema(Strict):
+    layout = card_list(
+        "cards turned face up at the deal: the month cards, plus any bonus card dealt there "
+        "(it goes to the first player) and the card that replaced it",
+        required=True,
+    )
+    hands = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
+        values=card_list("a player's dealt hand"),
+        load_default=None,
+        metadata={"description": "player id -> dealt hand; leave out for a game whose hands are hidden"},
+    )
+    stock = card_list(
+        "the undealt cards, top first; leave out when unknown (every turn then says its draw)", load_default=None
+    )
+
+
+class ReplayRequest(Strict):
+    rules = rules_field()
+    players = fields.List(
+        fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
+        required=True,
+        validate=validate.Length(2, MAX_PLAYERS),
+        metadata={"description": "player ids in turn order; the first deals and plays first"},
+    )
+    deal = fields.Nested(DealSchema, required=True)
+    moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
+    nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
+    stake = fields.Integer(
+        load_default=1, strict=True, validate=validate.Range(0, 10**9), metadata={"description": "money per point"}
+    )
+
+
 # --- responses (documentation and tests; views render plain dicts with the functions below) --------------
 
 
@@ -231,6 +321,62 @@ class SettleResponse(SettlementOut, Echo):
     pass
 
 
+class ReplayPlayerOut(Strict):
+    id = fields.String(required=True)
+    captured = fields.List(fields.String(), required=True)
+    score = fields.Nested(ScoreOut, required=True)
+    go_count = fields.Integer(required=True)
+    shakes = fields.Integer(required=True)
+    bombs = fields.Integer(required=True)
+    ppuk_count = fields.Integer(required=True)
+    hand_size = fields.Integer(required=True)
+    hand = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the hand when every card of it is known, else null"},
+    )
+    flip_turns = fields.Integer(required=True)
+
+
+class EventOut(ma.Schema):
+    move_index = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the move that caused it; null at the deal"}
+    )
+    player = fields.String(required=True, allow_none=True)
+    type = fields.String(required=True)
+    detail = fields.String(required=True)
+    from_ = fields.String(data_key="from", metadata={"description": "steal: the player who gives"})
+    cards = fields.List(fields.String())
+    card = fields.String()
+    cause = fields.String(metadata={"description": "steal: the event that stole"})
+
+
+class InstantPaymentOut(Strict):
+    from_ = fields.String(required=True, data_key="from")
+    to = fields.String(required=True)
+    points = fields.Integer(required=True)
+    amount = fields.Integer(required=True)
+    reason = fields.String(required=True)
+    move_index = fields.Integer(required=True)
+
+
+class NextOut(Strict):
+    player = fields.String(required=True)
+    expects = fields.String(required=True, validate=validate.OneOf(["play", "flip", "call"]))
+
+
+class ReplayResponse(Echo):
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    players = fields.List(fields.Nested(ReplayPlayerOut), required=True)
+    layout = fields.List(fields.String(), required=True)
+    stock_left = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    instant_payments = fields.List(fields.Nested(InstantPaymentOut), required=True)
+    next = fields.Nested(NextOut, required=True, allow_none=True)
+    settlement = fields.Nested(SettlementOut, required=True, allow_none=True)
+
+
 class CardOut(Strict):
     id = fields.String(required=True)
     month = fields.Integer(required=True, allow_none=True)
@@ -296,6 +442,50 @@ def score_json(s: Score) -> dict[str, Any]:
         ],
         "counts": {"brights": s.brights, "animals": s.animals, "ribbons": s.ribbons, "junk_units": s.junk_units},
         "sep_animal_as": s.sep_animal_as,
+    }
+
+
+_index = attrgetter("index")
+
+
+def replay_json(r: Replay, stake: int) -> dict[str, Any]:
+    state = r.state
+    return {
+        "status": "finished" if state.is_over else "in_progress",
+        "players": [
+            {
+                "id": seat.id,
+                "captured": [c.id for c in sorted(seat.captured, key=_index)],
+                "score": score_json(score(seat.captured, state.rules, sep_animal_as=seat.sep_animal_as)),
+                "go_count": seat.go_count,
+                "shakes": seat.shakes,
+                "bombs": seat.bombs,
+                "ppuk_count": seat.ppuk_count,
+                "hand_size": seat.hand_size,
+                "hand": None if seat.hidden else [c.id for c in sorted(seat.hand, key=_index)],
+                "flip_turns": seat.flip_turns,
+            }
+            for seat in state.seats
+        ],
+        "layout": [c.id for c in state.layout_cards()],
+        "stock_left": state.stock_left,
+        "events": [
+            {"move_index": e.move_index, "player": e.player, "type": e.type, "detail": e.detail, **e.data}
+            for e in state.events
+        ],
+        "instant_payments": [
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "points": p.points,
+                "amount": p.points * stake,
+                "reason": p.reason,
+                "move_index": p.move_index,
+            }
+            for p in state.instant_payments
+        ],
+        "next": None if state.is_over else {"player": state.to_move, "expects": state.expects},
+        "settlement": settlement_json(r.settlement) if r.settlement is not None else None,
     }
 
 

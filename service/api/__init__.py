@@ -1,5 +1,5 @@
 """One blueprint per resource; ``BLUEPRINTS`` is what the app registers."""
 
-from . import cards, docs, hands, rules
+from . import cards, docs, hands, replay, rules
 
-BLUEPRINTS = (cards.blp, rules.blp, hands.blp, docs.blp)
+BLUEPRINTS = (cards.blp, rules.blp, hands.blp, replay.blp, docs.blp)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import HandResult, PlayerHand, parse_cards, resolve, score, settle
+from engine import HandResult, PlayerHand, parse_cards, replay, resolve, score, settle
+from engine.simulate import simulate
 
-from ..schemas import echo, score_json, settlement_json
+from ..schemas import echo, replay_json, score_json, settlement_json
 
 SCORE_REQUEST: dict[str, Any] = {
     "rules": "korean-2p",
@@ -73,3 +74,38 @@ def _settle(req: dict[str, Any]) -> dict[str, Any]:
 
 SCORE_RESPONSE = _score(SCORE_REQUEST)
 SETTLE_RESPONSES = {name: _settle(req) for name, req in SETTLE_REQUESTS.items()}
+
+
+# A physical game logged card by card: hands and stock hidden, every turn says its draw.
+REPLAY_LIVE_REQUEST: dict[str, Any] = {
+    "rules": "korean-2p",
+    "players": ["A", "B"],
+    "deal": {
+        "layout": [
+            "jan-bright",
+            "feb-junk-1",
+            "mar-ribbon",
+            "apr-junk-1",
+            "may-animal",
+            "jun-junk-1",
+            "aug-junk-2",
+            "oct-ribbon",
+        ]
+    },
+    "moves": [
+        {"player": "A", "play": "jan-junk-1", "draw": "dec-double"},
+        {"player": "B", "play": "mar-bright", "draw": "mar-junk-1"},
+        {"player": "A", "play": "feb-animal", "draw": "oct-junk-1"},
+        {"player": "B", "play": "dec-bright", "draw": "mar-junk-2"},
+    ],
+}
+
+REPLAY_REQUESTS = {"live-hidden-hands": REPLAY_LIVE_REQUEST, "full-deal": simulate("korean-2p", 1)}
+
+
+def _replay(req: dict[str, Any]) -> dict[str, Any]:
+    rules = resolve(req["rules"], players=len(req["players"]))
+    return {**replay_json(replay(req["players"], rules, req["deal"], req["moves"]), 1), **echo(rules)}
+
+
+REPLAY_RESPONSES = {name: _replay(req) for name, req in REPLAY_REQUESTS.items()}

@@ -1,0 +1,185 @@
+"""Moves of a logged hand, and how they read and write as JSON-ready dicts (``Move.from_dict`` / ``to_dict``).
+
+A move is either a *turn* or a *call*:
+
+- a normal turn plays a hand card (``play``), naming which of two layout cards it takes when there is a
+  choice (``capture``), then flips the stock top (``draw``, and ``draw_capture`` likewise);
+- a shake (heundeum 흔들기) shows three cards of a month (``shake``) and plays one of them (``play``);
+- a bomb (poktan 폭탄) plays three cards of a month at once (``bomb``) onto the fourth on the layout;
+- a flip-only turn (``flip: true``), owed after a bomb, only flips the stock;
+- a bonus card from hand (``bonus``) goes to the captures; then, per ``bonus_from_hand``, the player plays a
+  hand card (``replace``: ``play`` is from hand after taking the stock top into it) or the stock top is
+  played as if from hand (``extra-flip``: ``play`` is that flipped card);
+- ``bonus_flipped`` lists bonus cards turned up from the stock during the turn (they go to the captures
+  at once); a log without a known stock must state them;
+- a call is ``{"player": ..., "call": "go" | "stop"}``;
+- a cup declaration ``{"player": ..., "sep_animal_as": "animal" | "junk"}`` pins the holder's cup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from .cards import CARD_BY_ID, Card
+from .errors import IllegalMoveError
+
+__all__ = ["Move"]
+
+
+_FIELDS = frozenset(
+    {
+        "player",
+        "play",
+        "capture",
+        "draw",
+        "draw_capture",
+        "shake",
+        "bomb",
+        "flip",
+        "bonus",
+        "bonus_flipped",
+        "call",
+        "sep_animal_as",
+    }
+)
+
+
+class Move(NamedTuple):
+    """One entry of a move log. Build with ``Move.from_dict`` or directly with Card values."""
+
+    player: str
+    play: Card | None = None
+    capture: Card | None = None
+    draw: Card | None = None
+    draw_capture: Card | None = None
+    shake: tuple[Card, ...] = ()
+    bomb: tuple[Card, ...] = ()
+    flip: bool = False
+    bonus: Card | None = None
+    bonus_flipped: tuple[Card, ...] | None = None
+    call: str | None = None
+    sep_animal_as: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """``call``, ``declare`` or ``turn``."""
+        if self.call is not None:
+            return "call"
+        if (
+            self.sep_animal_as is not None
+            and self.play is None
+            and not self.bomb
+            and not self.flip
+            and self.bonus is None
+        ):
+            return "declare"
+        return "turn"
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, index: int = 0) -> Move:
+        """Read a logged move; raises IllegalMoveError (``bad-move``, ``unknown-card``) naming the move."""
+        if not isinstance(data, Mapping):
+            raise _bad(index, None, "a move is an object")
+        player = data.get("player")
+        if not isinstance(player, str) or not player:
+            raise _bad(index, None, "every move names its player")
+        if not data.keys() <= _FIELDS:
+            raise _bad(index, player, f"unknown field {sorted(set(data) - _FIELDS)[0]!r}")
+        get = data.get
+        play = _card(get("play"), "play", index, player)
+        capture = _card(get("capture"), "capture", index, player)
+        draw = _card(get("draw"), "draw", index, player)
+        draw_capture = _card(get("draw_capture"), "draw_capture", index, player)
+        bonus = _card(get("bonus"), "bonus", index, player)
+        shake = _cards(get("shake"), "shake", index, player)
+        bomb = _cards(get("bomb"), "bomb", index, player)
+        flipped = _cards(get("bonus_flipped"), "bonus_flipped", index, player)
+        call = get("call")
+        if call is not None and call not in ("go", "stop"):
+            raise _bad(index, player, "call is 'go' or 'stop'")
+        flip = get("flip", False)
+        if not isinstance(flip, bool):
+            raise _bad(index, player, "flip is true or false")
+        pin = get("sep_animal_as")
+        if pin is not None and pin not in ("animal", "junk"):
+            raise _bad(index, player, "sep_animal_as is 'animal' or 'junk'")
+        move = cls(player, play, capture, draw, draw_capture, shake or (), bomb or (), flip, bonus, flipped, call, pin)
+        why = move._form_error()
+        if why:
+            raise _bad(index, player, why)
+        return move
+
+    def _form_error(self) -> str | None:
+        """Why the fields do not make one move of a known form (None when they do)."""
+        if self.call is not None:
+            if any(getattr(self, f) not in (None, (), False) for f in _FIELDS - {"player", "call"}):
+                return "a call carries nothing but the player and the call"
+            return None
+        if self.kind == "declare":
+            if self.capture or self.draw or self.draw_capture or self.shake or self.bonus_flipped:
+                return "a cup declaration carries nothing but the player and sep_animal_as"
+            return None
+        forms = (
+            (self.bomb != ()) + self.flip + (self.bonus is not None) + (self.play is not None and self.bonus is None)
+        )
+        if forms != 1:
+            return "a turn is exactly one of: play, shake + play, bomb, flip, bonus (+ play)"
+        if self.shake and (self.play is None or self.bonus is not None):
+            return "a shake shows three cards and plays one of them"
+        if (self.bomb or self.flip) and self.capture is not None:
+            return "capture names the layout card a played card takes; a bomb or flip plays none"
+        if self.sep_animal_as is not None:
+            return "declare the cup in a move of its own"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form of this move (only the fields it uses)."""
+        out: dict[str, Any] = {"player": self.player}
+        for name in ("bonus", "play", "capture", "draw", "draw_capture"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value.id
+        for name in ("shake", "bomb"):
+            value = getattr(self, name)
+            if value:
+                out[name] = [c.id for c in value]
+        if self.flip:
+            out["flip"] = True
+        if self.bonus_flipped:
+            out["bonus_flipped"] = [c.id for c in self.bonus_flipped]
+        if self.call is not None:
+            out["call"] = self.call
+        if self.sep_animal_as is not None:
+            out["sep_animal_as"] = self.sep_animal_as
+        return out
+
+
+def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
+    return IllegalMoveError(f"move {index}: {why}", code="bad-move", move_index=index, player=player)
+
+
+def _card(value: Any, name: str, index: int, player: str) -> Card | None:
+    if value is None:
+        return None
+    card = CARD_BY_ID.get(value) if isinstance(value, str) else None
+    if card is None:
+        raise IllegalMoveError(
+            f"{player}'s {name} {value!r} is not a card id",
+            code="unknown-card",
+            move_index=index,
+            player=player,
+            card=str(value),
+        )
+    return card
+
+
+def _cards(value: Any, name: str, index: int, player: str) -> tuple[Card, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _bad(index, player, f"{name} is a list of card ids")
+    cards = [_card(v, name, index, player) for v in value if v is not None]
+    if len(cards) != len(value):
+        raise _bad(index, player, f"{name} is a list of card ids")
+    return tuple(cards)  # type: ignore[arg-type]

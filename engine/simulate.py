@@ -1,0 +1,75 @@
+"""Seeded random hands, played with ``GameState.legal_moves``: example logs for tests, docs and bugs.
+
+python -m engine.simulate --preset korean-2p --seed 1     # prints a POST /v1/replay body
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from typing import Any
+
+from .cards import CARDS
+from .game import HAND_SIZE, LAYOUT_SIZE, GameState
+from .rules import RuleSet, resolve
+
+__all__ = ["deal", "simulate"]
+
+PLAYER_IDS = ("A", "B", "C")
+
+
+def deal(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
+    """A shuffled deal as card ids: hands, the layout (bonus cards and their replacements) and the stock."""
+    deck = [c for c in CARDS if c.kind != "bonus" or c.id in rules.bonus_cards]
+    rng.shuffle(deck)
+    players = PLAYER_IDS[: rules.players]
+    size = HAND_SIZE[rules.players]
+    hands = {pid: [c.id for c in deck[i * size : (i + 1) * size]] for i, pid in enumerate(players)}
+    rest = deck[size * len(players) :]
+    layout: list[str] = []
+    regular = 0
+    while regular < LAYOUT_SIZE[rules.players]:  # RULES.md 4: a bonus card on the layout is replaced
+        card = rest.pop(0)
+        layout.append(card.id)
+        regular += card.kind != "bonus"
+    return {"hands": hands, "layout": layout, "stock": [c.id for c in rest]}
+
+
+def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict[str, Any]:
+    """A whole hand played at random from ``seed``, as a POST /v1/replay request body."""
+    rules = resolve(rules)
+    rng = random.Random(seed)
+    players = list(PLAYER_IDS[: rules.players])
+    the_deal = deal(rules, rng)
+    from .game import parse_deal
+
+    state = GameState(players, rules, **parse_deal(the_deal))
+    moves = []
+    while not state.is_over:
+        options = state.legal_moves()
+        if state.expects == "call":
+            move = options[0] if rng.random() < go_chance else options[1]
+        else:
+            move = rng.choice(options)
+        state.apply(move)
+        moves.append(move.to_dict())
+    return {
+        "rules": rules.preset if rules == resolve(rules.preset) else rules.asdict(),
+        "players": players,
+        "deal": the_deal,
+        "moves": moves,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Print a random hand as a POST /v1/replay request body.")
+    parser.add_argument("--preset", default="korean-2p")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(json.dumps(simulate(args.preset, args.seed), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
