@@ -98,7 +98,7 @@ class Seat:
     flip_turns: int = 0
     sep_animal_as: str | None = None
     mask: int = 0  # the captured cards as a bitmask, kept in step with ``captured`` for fast scoring
-    checked_mask: int = -1  # the captures at the last go/stop check (-1: never checked)
+    checked_mask: int = 0  # the captures at the last go/stop check
     checked_pin: str | None = None
 
     @property

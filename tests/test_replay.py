@@ -1,0 +1,426 @@
+"""Replay over simulated hands (RULES.md 4-9): legality, conservation of cards, settlement, determinism,
+hidden hands, and mutated logs rejected at exactly the corrupted move. Plus the HTTP contract of /v1/replay."""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+
+import pytest
+
+from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, replay, resolve
+from engine.game import parse_deal
+from engine.simulate import simulate
+from tests.test_api import assert_problem
+
+HANDS = int(os.environ.get("GOSTOP_SIM_HANDS", "2000"))
+
+
+def deck_of(rules):
+    return sorted(c.id for c in CARDS if c.kind != "bonus" or c.id in rules.bonus_cards)
+
+
+def assert_conserved(state: GameState, deck: list[str]) -> None:
+    """Every card is in exactly one place: a hand, the layout, the stock, some captures, or unseen."""
+    places = [c.id for s in state.seats for c in (*s.hand, *s.captured)]
+    places += [c.id for c in state.layout_cards()]
+    if state.stock is not None:
+        places += [c.id for c in state.stock[state.stock_pos :]]
+        assert state.stock_left == len(state.stock) - state.stock_pos
+    places += [c.id for c in state.unseen]
+    assert sorted(places) == deck
+    hidden = sum(s.hidden for s in state.seats) + (state.stock_left if state.stock is None else 0)
+    assert hidden == len(state.unseen)
+
+
+def hidden_form(body: dict) -> dict:
+    """The same hand as a physical game would log it: only the layout is known."""
+    return {**body, "deal": {"layout": body["deal"]["layout"]}}
+
+
+def replay_body(body: dict):
+    rules = resolve(body["rules"], players=len(body["players"]))
+    return replay(
+        body["players"],
+        rules,
+        body["deal"],
+        body["moves"],
+        nagari_streak=body.get("nagari_streak", 0),
+        stake=body.get("stake", 1),
+    )
+
+
+def settle_body(result) -> dict:
+    """A /v1/settle request for the final captures and calls of a replayed hand."""
+    state = result.state
+    return {
+        "rules": state.rules.asdict(),
+        "players": [
+            {
+                "id": s.id,
+                "captured": [c.id for c in s.captured],
+                "go_count": s.go_count,
+                "shakes": s.shakes,
+                "bombs": s.bombs,
+            }
+            for s in state.seats
+        ],
+        "winner": state.winner,
+        "outcome": state.outcome,
+        "last_go": state.last_go,
+    }
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_form(preset):
+    """RULES.md 4-9 over HANDS simulated hands per preset: every step legal, every card in one place."""
+    rules = PRESETS[preset]
+    deck = deck_of(rules)
+    outcomes = set()
+    for seed in range(HANDS):
+        body = simulate(preset, seed)
+        state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+        assert_conserved(state, deck)
+        for i, raw in enumerate(body["moves"]):
+            state.apply(Move.from_dict(raw, index=i))
+            assert_conserved(state, deck)
+        assert state.is_over
+        outcomes.add(state.outcome)
+        full = replay_body(body)
+        assert full.settlement == replay_body(body).settlement  # deterministic
+        if state.outcome in ("chongtong",) or (state.outcome in ("redeal", "nagari") and not body["moves"]):
+            continue  # decided by the hands at the deal, which a hidden log does not show
+        hidden = replay_body(hidden_form(body))
+        assert hidden.settlement == full.settlement, seed
+        assert [sorted(c.id for c in s.captured) for s in hidden.state.seats] == [
+            sorted(c.id for c in s.captured) for s in full.state.seats
+        ]
+        assert_conserved(hidden.state, deck)
+    assert "stop" in outcomes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_many_more_simulated_hands(preset, monkeypatch):
+    rules = PRESETS[preset]
+    for seed in range(HANDS, HANDS + 20000):
+        body = simulate(preset, seed)
+        assert replay_body(body).state.is_over
+        if body["moves"] and rules.chongtong_points:
+            assert replay_body(hidden_form(body)).state.is_over
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_replay_settles_exactly_as_settle_does(client, preset):
+    """One settlement path, two doors: /v1/replay's settlement equals /v1/settle's on the final state."""
+    checked = 0
+    for seed in range(150):
+        body = simulate(preset, seed)
+        replayed = client.post("/v1/replay", json=body)
+        assert replayed.status_code == 200, replayed.get_json()
+        result = replay_body(body)
+        settled = client.post("/v1/settle", json=settle_body(result))
+        assert settled.status_code == 200, settled.get_json()
+        expected = {k: v for k, v in settled.get_json().items() if k not in ("rules", "engine_version")}
+        assert replayed.get_json()["settlement"] == expected
+        checked += 1
+    assert checked == 150
+
+
+def _find(preset, predicate, limit=3000):
+    for seed in range(limit):
+        body = simulate(preset, seed)
+        result = replay_body(body)
+        if predicate(body, result):
+            return body, result
+    raise AssertionError("no simulated hand shows this")
+
+
+def test_rules_7_automatic_stop_on_a_last_turn():
+    body, result = _find("korean-2p", lambda b, r: any("automatic stop" in e.detail for e in r.state.events))
+    (stop,) = [e for e in result.state.events if e.type == "stop"]
+    winner = next(s for s in result.state.seats if s.id == stop.player)
+    assert winner.hand_size == 0 and winner.flip_turns == 0
+    assert stop.move_index == len(body["moves"]) - 1 and result.settlement.outcome == "stop"
+    stated = replay_body({**body, "moves": [*body["moves"], {"player": stop.player, "call": "stop"}]})
+    assert stated.settlement == result.settlement
+    with pytest.raises(IllegalMoveError) as err:
+        replay_body({**body, "moves": [*body["moves"], {"player": stop.player, "call": "go"}]})
+    assert (err.value.code, err.value.move_index) == ("call-not-allowed", len(body["moves"]))
+
+
+def _last_card_ppuk(body, result):
+    """A move where a player's last card pairs with a lone layout card and the draw is of its month."""
+    rules = result.state.rules
+    state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+    for i, raw in enumerate(body["moves"]):
+        move = Move.from_dict(raw, index=i)
+        seat = state.seats[state.turn] if not state.is_over else None
+        if (
+            move.play is not None
+            and move.bonus is None
+            and not move.shake
+            and seat is not None
+            and seat.hand_size == 1
+            and seat.flip_turns == 0
+            and len(state.layout[move.play.month]) == 1
+            and move.draw is not None
+            and move.draw.month == move.play.month
+        ):
+            return i
+        state.apply(move)
+    return None
+
+
+@pytest.mark.parametrize(("preset", "ppuk"), [("korean-2p", False), ("chips-2p", True)])
+def test_rules_5_ppuk_with_the_last_card_depends_on_ppuk_on_last_turn(preset, ppuk):
+    body, _ = _find(preset, lambda b, r: _last_card_ppuk(b, r) is not None, limit=20000)
+    i = _last_card_ppuk(body, replay_body(body))
+    prefix = replay_body({**body, "moves": body["moves"][: i + 1]})
+    types = [e.type for e in prefix.state.events if e.move_index == i]
+    assert ("ppuk" in types) is ppuk
+    month = Move.from_dict(body["moves"][i]).play.month
+    assert (len(prefix.state.layout[month]) == 3) is ppuk
+
+
+def test_rules_9_nagari_when_the_cards_run_out():
+    _body, result = _find("chips-3p", lambda b, r: r.state.outcome == "nagari" and b["moves"])
+    assert result.settlement.outcome == "nagari" and result.settlement.payments == ()
+    assert result.state.events[-1].type == "nagari"
+    assert all(s.hand_size == 0 for s in result.state.seats)
+
+
+# --- mutations: a corrupted log is refused at exactly the corrupted move -----------------------------------
+
+
+def _turns(body):
+    return [i for i, m in enumerate(body["moves"]) if "call" not in m]
+
+
+def _mutations(body, rng):
+    """(name, mutated body, index, code) for one simulated hand."""
+    moves = body["moves"]
+    rules = resolve(body["rules"])
+    out = []
+    state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+    for i, raw in enumerate(moves):
+        move = Move.from_dict(raw, index=i)
+        seat = state.seats[state.turn] if state.expects else None
+        others = [c for s in state.seats if s is not seat for c in s.hand if c.kind != "bonus"]
+        if "play" in raw and "bonus" not in raw and "shake" not in raw and others and not out:
+            bad = copy.deepcopy(body)
+            bad["moves"][i]["play"] = rng.choice(sorted(others, key=lambda c: c.index)).id
+            bad["moves"][i].pop("capture", None)
+            out.append(("card not in hand", bad, i, "card-not-in-hand"))
+        if "play" in raw and "bonus" not in raw and "shake" not in raw and len(out) < 2 and i > 0:
+            seen = [
+                c for c in (*state.layout_cards(), *(c for s in state.seats for c in s.captured)) if c.kind != "bonus"
+            ]
+            if seen:
+                bad = hidden_form(copy.deepcopy(body))
+                bad["moves"][i]["play"] = rng.choice(seen).id
+                bad["moves"][i].pop("capture", None)
+                out.append(("card already seen", bad, i, "card-already-seen"))
+        state.apply(move)
+    turn = rng.choice(_turns(body))
+    bad = copy.deepcopy(body)
+    mover = bad["moves"][turn]["player"]
+    bad["moves"][turn]["player"] = next(p for p in body["players"] if p != mover)
+    out.append(("wrong player", bad, turn, "not-your-turn"))
+    with_choice = [i for i in _turns(body) if "capture" in moves[i]]
+    if with_choice:
+        i = rng.choice(with_choice)
+        bad = copy.deepcopy(body)
+        del bad["moves"][i]["capture"]
+        out.append(("missing capture", bad, i, "capture-required"))
+    needless = [i for i in _turns(body) if "play" in moves[i] and "capture" not in moves[i]]
+    if needless:
+        i = rng.choice(needless)
+        bad = copy.deepcopy(body)
+        bad["moves"][i]["capture"] = bad["moves"][i]["play"]
+        out.append(("needless capture", bad, i, "capture-not-allowed"))
+    draws = [i for i in _turns(body) if "draw" in moves[i]]
+    if draws:
+        i = rng.choice(draws)
+        bad = copy.deepcopy(body)
+        later = {m.get("draw") for m in moves[i + 1 :]} - {None}
+        if later:
+            bad["moves"][i]["draw"] = sorted(later)[0]
+            bad["moves"][i].pop("draw_capture", None)
+            out.append(("draw not the stock top", bad, i, "draw-mismatch"))
+    calls_due = {i for i, m in enumerate(moves) if "call" in m}
+    quiet = [i for i in _turns(body) if i > 0 and i - 1 not in calls_due and "call" not in moves[i - 1]]
+    if quiet:
+        i = rng.choice(quiet)
+        bad = copy.deepcopy(body)
+        bad["moves"].insert(i, {"player": moves[i - 1]["player"], "call": rng.choice(["go", "stop"])})
+        out.append(("call when none is due", bad, i, "call-not-allowed"))
+    gos = [i for i, m in enumerate(moves) if m.get("call") == "go"]
+    if gos:
+        i = rng.choice(gos)
+        bad = copy.deepcopy(body)
+        del bad["moves"][i]
+        out.append(("missing call", bad, i, "call-required"))
+    bad = copy.deepcopy(body)
+    bad["moves"].append({"player": body["players"][0], "play": "jan-bright"})
+    out.append(("move after the end", bad, len(moves), "game-over"))
+    return out
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_mutated_logs_are_refused_at_the_corrupted_move(preset):
+    rng = random.Random(preset)
+    seen_codes = set()
+    for seed in range(300):
+        body = simulate(preset, seed)
+        if not body["moves"]:
+            continue
+        for name, bad, index, code in _mutations(body, rng):
+            with pytest.raises(IllegalMoveError) as err:
+                replay_body(bad)
+            assert (err.value.code, err.value.move_index) == (code, index), (name, seed, err.value.detail)
+            seen_codes.add(code)
+    assert seen_codes >= {
+        "card-not-in-hand",
+        "card-already-seen",
+        "not-your-turn",
+        "capture-required",
+        "capture-not-allowed",
+        "draw-mismatch",
+        "call-not-allowed",
+        "game-over",
+    }
+
+
+def test_mutations_over_http_are_422_problems_never_500(client):
+    rng = random.Random(7)
+    for seed in range(40):
+        body = simulate("korean-2p", seed)
+        if not body["moves"]:
+            continue
+        for _name, bad, index, code in _mutations(body, rng):
+            resp = client.post("/v1/replay", json=bad)
+            problem = assert_problem(resp, 422, code)
+            assert problem["move_index"] == index
+            assert problem["type"].endswith("/illegal-move") and problem["title"] == "Illegal move"
+            assert problem["player"] in body["players"]
+
+
+# --- the HTTP contract ---------------------------------------------------------------------------------
+
+LIVE = {
+    "rules": "korean-2p",
+    "players": ["A", "B"],
+    "deal": {
+        "layout": [
+            "jan-bright",
+            "feb-junk-1",
+            "mar-ribbon",
+            "apr-junk-1",
+            "may-animal",
+            "jun-junk-1",
+            "aug-junk-2",
+            "oct-ribbon",
+        ]
+    },
+    "moves": [
+        {"player": "A", "play": "jan-junk-1", "draw": "dec-double"},
+        {"player": "B", "play": "mar-bright", "draw": "mar-junk-1"},
+    ],
+}
+
+
+def test_replay_in_progress_tells_who_moves_next(client):
+    resp = client.post("/v1/replay", json=LIVE)
+    assert resp.status_code == 200 and resp.mimetype == "application/json"
+    body = resp.get_json()
+    assert (body["status"], body["next"], body["settlement"]) == (
+        "in_progress",
+        {"player": "A", "expects": "play"},
+        None,
+    )
+    assert body["stock_left"] == 22 - 2
+    a, b = body["players"]
+    assert a["captured"] == ["jan-bright", "jan-junk-1"] and a["hand"] is None and a["hand_size"] == 9
+    assert b["ppuk_count"] == 1
+    assert [(e["move_index"], e["type"]) for e in body["events"]] == [(1, "ppuk")]
+    assert body["instant_payments"] == [
+        {"from": "A", "to": "B", "points": 7, "amount": 7, "reason": "first-turn ppuk", "move_index": 1}
+    ]
+    assert body["rules"]["preset"] == "korean-2p" and body["engine_version"]
+
+
+def test_replay_every_prefix_of_a_log_is_a_legal_request(client):
+    body = simulate("korean-3p", 3)
+    for n in range(len(body["moves"]) + 1):
+        resp = client.post("/v1/replay", json={**body, "moves": body["moves"][:n]})
+        assert resp.status_code == 200
+        data = resp.get_json()
+        if n < len(body["moves"]):
+            assert data["status"] == "in_progress"
+            assert data["next"]["player"] == body["moves"][n]["player"]
+    assert data["status"] == "finished" and data["settlement"]["outcome"]
+
+
+def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
+    body = {**simulate("korean-2p", 1), "stake": 50, "nagari_streak": 1}
+    data = client.post("/v1/replay", json=body).get_json()
+    assert data["status"] == "finished" and data["next"] is None
+    pay = data["settlement"]["payments"][0]
+    assert pay["amount"] == pay["points"] * 50
+    assert {"rule": "nagari", "factor": 2, "reason": "1 nagari just before this hand"} in pay["factors"]
+
+
+@pytest.mark.parametrize(
+    ("deal", "detail"),
+    [
+        ({"layout": LIVE["deal"]["layout"][:7]}, "7 month cards"),
+        ({"layout": [*LIVE["deal"]["layout"][:7], "jan-bright"]}, "dealt twice"),
+        ({"layout": LIVE["deal"]["layout"], "hands": {"A": ["jan-junk-1"], "B": []}}, "not 10"),
+        ({"layout": LIVE["deal"]["layout"], "stock": ["nov-junk-1"]}, "the stock has 1 cards"),
+        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "does not use"),
+    ],
+)
+def test_replay_bad_deal(client, deal, detail):
+    problem = assert_problem(client.post("/v1/replay", json={**LIVE, "deal": deal, "moves": []}), 422, "bad-deal")
+    assert detail in problem["detail"] and "move_index" not in problem
+
+
+def test_replay_unknown_card_in_a_move_names_the_move(client):
+    moves = [*LIVE["moves"], {"player": "A", "play": "jan-brite", "draw": "nov-junk-1"}]
+    problem = assert_problem(client.post("/v1/replay", json={**LIVE, "moves": moves}), 422, "unknown-card")
+    assert (problem["move_index"], problem["card"]) == (2, "jan-brite")
+
+
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [
+        ({"player": "A"}, "bad-move"),
+        ({"player": "A", "play": "jul-junk-1", "flip": True}, "bad-move"),
+        ({"player": "A", "play": "jul-junk-1", "colour": "red"}, "bad-move"),
+        ({"player": "A", "call": "maybe"}, "bad-move"),
+        ({"player": "A", "call": "go", "play": "jul-junk-1"}, "bad-move"),
+        ({"player": "A", "play": "jul-junk-1"}, "draw-required"),
+        ({"player": "A", "play": "jul-junk-1", "draw": "jul-junk-1"}, "card-already-seen"),
+    ],
+)
+def test_replay_malformed_moves(client, move, code):
+    problem = assert_problem(client.post("/v1/replay", json={**LIVE, "moves": [*LIVE["moves"], move]}), 422, code)
+    assert problem["move_index"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"players": ["A", "B"], "deal": {}}, "deal.layout"),
+        ({"players": ["A", "B"]}, "deal"),
+        ({"players": ["A"], "deal": LIVE["deal"]}, "players"),
+        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": "A plays"}, "moves"),
+        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [1]}, "moves.0"),
+        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [{}] * 201}, "moves"),
+    ],
+)
+def test_replay_schema_errors(client, body, path):
+    problem = assert_problem(client.post("/v1/replay", json=body), 422, "validation-error")
+    assert path in problem["errors"]
