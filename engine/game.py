@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -115,6 +116,20 @@ class Seat:
         self.mask &= ~(1 << card.index)
 
 
+@lru_cache(maxsize=8)
+def _deck(bonus_cards: tuple[str, ...]) -> tuple[Card, ...]:
+    """The cards in play: the 48 month cards and the rule set's bonus cards."""
+    return tuple(c for c in CARDS if c.kind != "bonus" or c.id in bonus_cards)
+
+
+def _has_four_of_a_month(hand: Iterable[Card]) -> bool:
+    """Chongtong (총통): four cards of one month in a dealt hand (RULES.md 4)."""
+    counts = [0] * 13
+    for card in hand:
+        counts[card.month] += 1
+    return max(counts[1:]) == 4
+
+
 def _cards(cards: Iterable[Card]) -> str:
     return ", ".join(c.id for c in cards)
 
@@ -146,7 +161,7 @@ class GameState:
         self.turn = 0
         self.auto_stop_at: int | None = None  # the move whose last turn stopped automatically
         self._check_deal(players, layout, hands, stock)
-        deck = [c for c in CARDS if c.kind != "bonus" or c.id in rules.bonus_cards]
+        deck = _deck(rules.bonus_cards)
         size = HAND_SIZE[rules.players]
         self.seats = [
             Seat(pid, set(hands[pid]) if hands is not None else set(), 0 if hands is not None else size)
@@ -245,11 +260,7 @@ class GameState:
                 return
         if not rules.chongtong_points:
             return
-        holders = []
-        for seat in self.seats:
-            months = [c.month for c in seat.hand if c.month]
-            if any(months.count(m) == 4 for m in set(months)):
-                holders.append(seat.id)
+        holders = [seat.id for seat in self.seats if _has_four_of_a_month(seat.hand)]
         if len(holders) == 1:
             self._event(None, holders[0], "chongtong", f"{holders[0]} was dealt four cards of one month (chongtong)")
             self._finish("chongtong", holders[0], None, "")
@@ -550,6 +561,19 @@ class _Turn:
         self.move = move
         self.i = i
         self.seat = game.seats[game.turn]
+        self.known_out: list[Card] = []  # cards leaving the hand (known, or hidden until now)
+        self.hidden_out = 0  # how many of those came from the hidden part of the hand
+        self.hand_in: Card | None = None  # a known card entering the hand (bonus replace)
+        self.hidden_in = 0  # an unknown card entering the hand (bonus replace, hidden stock)
+        self.stock_used = 0
+        self.draw_used = 0  # stated bonus_flipped entries consumed
+        self.bonus_flips: list[Card] = []
+        self.bonus: Card | None = None
+        self.played: list[Card] = []
+        self.shown: tuple[Card, ...] = ()
+        self.draw: Card | None = None
+        self.h_choice: Card | None = None
+        self.d_choice: Card | None = None
 
     def fail(self, code: str, detail: str, card: Card | None = None) -> IllegalMoveError:
         return IllegalMoveError(
@@ -640,20 +664,6 @@ class _Turn:
 
     def _plan(self) -> None:
         game, seat, move, rules = self.game, self.seat, self.move, self.game.rules
-        self.known_out: list[Card] = []
-        self.hidden_out = 0
-        self.hand_in: Card | None = None
-        self.hidden_in = 0
-        self.stock_used = 0
-        self.draw_used = 0
-        self.bonus_flips: list[Card] = []
-        self.bonus: Card | None = None
-        self.played: list[Card] = []
-        self.shown: tuple[Card, ...] = ()
-        self.draw: Card | None = None
-        self.h_choice: Card | None = None
-        self.d_choice: Card | None = None
-
         if game.expects == "flip" and not move.flip:
             raise self.fail("flip-required", f"{seat.id} owes a flip-only turn after a bomb and may only flip")
         if move.flip and game.expects != "flip":

@@ -84,27 +84,26 @@ class Move(NamedTuple):
         player = data.get("player")
         if not isinstance(player, str) or not player:
             raise _bad(index, None, "every move names its player")
-        if not data.keys() <= _FIELDS:
-            raise _bad(index, player, f"unknown field {sorted(set(data) - _FIELDS)[0]!r}")
-        get = data.get
-        play = _card(get("play"), "play", index, player)
-        capture = _card(get("capture"), "capture", index, player)
-        draw = _card(get("draw"), "draw", index, player)
-        draw_capture = _card(get("draw_capture"), "draw_capture", index, player)
-        bonus = _card(get("bonus"), "bonus", index, player)
-        shake = _cards(get("shake"), "shake", index, player)
-        bomb = _cards(get("bomb"), "bomb", index, player)
-        flipped = _cards(get("bonus_flipped"), "bonus_flipped", index, player)
-        call = get("call")
-        if call is not None and call not in ("go", "stop"):
-            raise _bad(index, player, "call is 'go' or 'stop'")
-        flip = get("flip", False)
-        if not isinstance(flip, bool):
-            raise _bad(index, player, "flip is true or false")
-        pin = get("sep_animal_as")
-        if pin is not None and pin not in ("animal", "junk"):
-            raise _bad(index, player, "sep_animal_as is 'animal' or 'junk'")
-        move = cls(player, play, capture, draw, draw_capture, shake or (), bomb or (), flip, bonus, flipped, call, pin)
+        values: list[Any] = [player, None, None, None, None, (), (), False, None, None, None, None]
+        for key, value in data.items():
+            if value is None or key == "player":
+                continue
+            slot = _SLOT.get(key)
+            if slot is None:
+                raise _bad(index, player, f"unknown field {key!r}")
+            if slot in _CARD_SLOTS:
+                values[slot] = _card(value, key, index, player)
+            elif slot in _LIST_SLOTS:
+                values[slot] = _cards(value, key, index, player)
+            elif key == "call" and value not in ("go", "stop"):
+                raise _bad(index, player, "call is 'go' or 'stop'")
+            elif key == "flip" and not isinstance(value, bool):
+                raise _bad(index, player, "flip is true or false")
+            elif key == "sep_animal_as" and value not in ("animal", "junk"):
+                raise _bad(index, player, "sep_animal_as is 'animal' or 'junk'")
+            else:
+                values[slot] = value
+        move = tuple.__new__(cls, values)
         why = move._form_error()
         if why:
             raise _bad(index, player, why)
@@ -155,13 +154,16 @@ class Move(NamedTuple):
         return out
 
 
+_SLOT = {name: i for i, name in enumerate(Move._fields)}
+_CARD_SLOTS = frozenset(_SLOT[n] for n in ("play", "capture", "draw", "draw_capture", "bonus"))
+_LIST_SLOTS = frozenset(_SLOT[n] for n in ("shake", "bomb", "bonus_flipped"))
+
+
 def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
     return IllegalMoveError(f"move {index}: {why}", code="bad-move", move_index=index, player=player)
 
 
-def _card(value: Any, name: str, index: int, player: str) -> Card | None:
-    if value is None:
-        return None
+def _card(value: Any, name: str, index: int, player: str) -> Card:
     card = CARD_BY_ID.get(value) if isinstance(value, str) else None
     if card is None:
         raise IllegalMoveError(
@@ -174,12 +176,7 @@ def _card(value: Any, name: str, index: int, player: str) -> Card | None:
     return card
 
 
-def _cards(value: Any, name: str, index: int, player: str) -> tuple[Card, ...] | None:
-    if value is None:
-        return None
+def _cards(value: Any, name: str, index: int, player: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise _bad(index, player, f"{name} is a list of card ids")
-    cards = [_card(v, name, index, player) for v in value if v is not None]
-    if len(cards) != len(value):
-        raise _bad(index, player, f"{name} is a list of card ids")
-    return tuple(cards)  # type: ignore[arg-type]
+    return tuple(_card(v, name, index, player) for v in value)

@@ -135,38 +135,36 @@ def _units(mask: int, rules: RuleSet) -> int:
     )
 
 
-def _points(mask: int, animals: int, units: int) -> int:
-    """The total of ``_evaluate`` without building the line items (the go/stop check runs every turn)."""
+def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
+    """``score(...).total`` of a card mask, the cup placed the same way, without building line items.
+
+    The go/stop check runs after every turn of a replay, so this is written for speed: only the animal
+    count and the junk units depend on where the cup goes.
+    """
+    units = _units(mask, rules)
     points = 0
     brights = mask & _BRIGHTS
     n = brights.bit_count()
     if n >= 3:
         points += 15 if n >= 5 else 4 if n == 4 else 2 if brights & _RAIN else 3
-    n = animals.bit_count()
-    if n >= 5:
-        points += n - 4
     n = (mask & _RIBBONS).bit_count()
     if n >= 5:
         points += n - 4
     for _, members, set_points in _SETS:
         if mask & members == members:
             points += set_points
-    if units >= 10:
-        points += units - 9
-    return points
+    animals = (mask & _ANIMALS).bit_count()
+    if mask & _CUP:
+        as_animal = _animal_and_junk_points(animals + 1, units)
+        if rules.sep_animal == "animal" or sep_animal_as == "animal":
+            return points + as_animal
+        as_junk = _animal_and_junk_points(animals, units + _CUP_AS_JUNK_UNITS)
+        return points + (as_junk if sep_animal_as == "junk" else max(as_animal, as_junk))
+    return points + _animal_and_junk_points(animals, units)
 
 
-def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
-    """``score(...).total`` of a card mask, the cup placed the same way, without the line items."""
-    animals = mask & _ANIMALS
-    units = _units(mask, rules)
-    if not mask & _CUP:
-        return _points(mask, animals, units)
-    as_animal = _points(mask, animals | _CUP, units)
-    if rules.sep_animal == "animal" or sep_animal_as == "animal":
-        return as_animal
-    as_junk = _points(mask, animals, units + _CUP_AS_JUNK_UNITS)
-    return as_junk if sep_animal_as == "junk" else max(as_animal, as_junk)
+def _animal_and_junk_points(animals: int, units: int) -> int:
+    return (animals - 4 if animals >= 5 else 0) + (units - 9 if units >= 10 else 0)
 
 
 def score(cards: Iterable[Card], rules: RuleSet, *, sep_animal_as: str | None = None) -> Score:
