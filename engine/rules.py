@@ -405,8 +405,10 @@ def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | No
         return find_rules(spec if spec is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
     if not isinstance(spec, Mapping):
         raise RulesError("rules must be a preset name or an object", code="invalid-knob", knob="rules")
-    name = spec.get("preset")
-    base = find_rules(name if name is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
+    name = spec.get("preset", DEFAULT_PRESET.get(players or 2, "korean-2p"))
+    if not isinstance(name, str):
+        raise RulesError(f"preset must be a preset name, not {name!r}", code="unknown-preset", knob="preset")
+    base = find_rules(name)
     overrides: dict[str, Any] = {}
     for knob_name, value in spec.items():
         if knob_name == "preset":

@@ -226,7 +226,7 @@ class DealSchema(Strict):
         required=True,
     )
     hands = fields.Dict(
-        keys=fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
+        keys=fields.String(),  # the engine checks they are exactly the players
         values=card_list("a player's dealt hand"),
         load_default=None,
         metadata={"description": "player id -> dealt hand; leave out for a game whose hands are hidden"},

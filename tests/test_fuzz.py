@@ -1,0 +1,50 @@
+"""schemathesis against the app's own openapi.yaml: every documented operation, every applicable check.
+
+A body can match the schema and still describe something the rules refuse (a card held by two players, a
+move that is not legal), and the API answers that with a 422 carrying a rule `code`. So the positive-data
+check accepts 422, and the extra check below makes it strict where it matters: schema-valid data must never
+be refused by the *schema layer* (`code: validation-error`), which would mean the document and the code
+disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from service import create_app
+
+app = create_app({"TESTING": True})
+config = schemathesis.Config.from_dict(
+    {"checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "404", "422"]}}}
+)
+schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=config)
+EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "60"))
+
+
+def schema_valid_data_passes_the_schema_layer(ctx, response, case):
+    """Positive (schema-valid) data may be refused by the rules, never by request validation."""
+    if case.meta is None or not case.meta.generation.mode.is_positive or response.status_code != 422:
+        return None
+    body = json.loads(response.content)
+    if body.get("code") == "validation-error":
+        raise AssertionError(f"schema-valid body refused by validation: {body.get('errors')}")
+    return None
+
+
+def problems_are_problem_json(ctx, response, case):
+    """RFC 9457: every error answers application/problem+json with type, title, status and detail."""
+    if response.status_code < 400:
+        return None
+    assert response.headers["content-type"][0].startswith("application/problem+json"), response.headers
+    body = json.loads(response.content)
+    assert {"type", "title", "status", "detail"} <= set(body) and body["status"] == response.status_code
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_schema(case):
+    case.call_and_validate(additional_checks=[schema_valid_data_passes_the_schema_layer, problems_are_problem_json])
