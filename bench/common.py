@@ -55,6 +55,34 @@ SETTLE_BODY = {
 }
 
 
+def _replay_body() -> dict:
+    """A simulated korean-2p hand in which both players play all ten cards (a full 20-turn hand)."""
+    from engine.simulate import simulate
+
+    for seed in range(1000):
+        body = simulate("korean-2p", seed)
+        if sum("call" not in m for m in body["moves"]) == 20:
+            return body
+    raise RuntimeError("no full hand among the seeds")
+
+
+REPLAY_BODY = _replay_body()
+
+
+def lua_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def post_script(paths_and_bodies: list[tuple[str, dict]]) -> str:
+    """A wrk script that POSTs the given bodies in turn (a mix when there are several)."""
+    entries = ",\n".join(f"  {{{lua_string(path)}, {lua_string(json.dumps(body))}}}" for path, body in paths_and_bodies)
+    return (
+        f"local requests = {{\n{entries}\n}}\nlocal i = 0\n"
+        "request = function()\n  i = i % #requests + 1\n"
+        '  return wrk.format("POST", requests[i][1], {["Content-Type"] = "application/json"}, requests[i][2])\nend\n'
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -90,36 +118,28 @@ def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) ->
         proc.wait(timeout=10)
 
 
-def wrk(
-    url: str, body: dict | None, *, seconds: int, connections: int, threads: int = 1, lua: str | None = None
-) -> dict[str, float]:
-    """Drive ``url`` with wrk (POSTing ``body``); returns requests/s, latencies (ms) and error counts."""
+def wrk(base: str, requests: list[tuple[str, dict]], *, seconds: int, connections: int, threads: int = 1) -> dict:
+    """Drive the server at ``base`` with wrk, POSTing the (path, body) pairs in turn. Returns requests/s,
+    latencies (ms) and error counts: socket errors plus answers other than 2xx, and non-2xx alone."""
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "post.lua"
-        if lua is None:
-            payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
-            lua = f'wrk.method = "POST"\nwrk.body = "{payload}"\nwrk.headers["Content-Type"] = "application/json"\n'
-        script.write_text(lua + _DONE_LUA)
-        out = subprocess.run(
-            [
-                "wrk",
-                "-t",
-                str(threads),
-                "-c",
-                str(connections),
-                "-d",
-                f"{seconds}s",
-                "--latency",
-                "-s",
-                str(script),
-                url,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+        script.write_text(post_script(requests) + _DONE_LUA)
+        command = [
+            "wrk",
+            "-t",
+            str(threads),
+            "-c",
+            str(connections),
+            "-d",
+            f"{seconds}s",
+            "--latency",
+            "-s",
+            str(script),
+            base,
+        ]
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     stats = json.loads(out.strip().splitlines()[-1])
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     stats["non_2xx"] = int(non2xx.group(1)) if non2xx else 0

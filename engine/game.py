@@ -535,26 +535,18 @@ class GameState:
 class _Turn:
     """One turn: checked in full (``_plan``) before anything moves (``_commit``)."""
 
-    __slots__ = (
-        "bonus",
-        "bonus_flips",
-        "d_choice",
-        "draw",
-        "draw_used",
-        "game",
-        "h_choice",
-        "hand_in",
-        "hidden_in",
-        "hidden_out",
-        "i",
-        "is_last",
-        "known_out",
-        "move",
-        "played",
-        "seat",
-        "shown",
-        "stock_used",
-    )
+    # Defaults shared by every turn; a turn sets only what it changes (cheaper than setting them all).
+    hidden_out = 0  # how many of the cards leaving the hand came from its hidden part
+    hand_in: Card | None = None  # a known card entering the hand (bonus replace)
+    hidden_in = 0  # an unknown card entering the hand (bonus replace, hidden stock)
+    stock_used = 0
+    draw_used = 0  # stated bonus_flipped entries consumed
+    bonus: Card | None = None
+    shown: tuple[Card, ...] = ()
+    draw: Card | None = None
+    h_choice: Card | None = None
+    d_choice: Card | None = None
+    is_last = False
 
     def __init__(self, game: GameState, move: Move, i: int) -> None:
         self.game = game
@@ -562,18 +554,8 @@ class _Turn:
         self.i = i
         self.seat = game.seats[game.turn]
         self.known_out: list[Card] = []  # cards leaving the hand (known, or hidden until now)
-        self.hidden_out = 0  # how many of those came from the hidden part of the hand
-        self.hand_in: Card | None = None  # a known card entering the hand (bonus replace)
-        self.hidden_in = 0  # an unknown card entering the hand (bonus replace, hidden stock)
-        self.stock_used = 0
-        self.draw_used = 0  # stated bonus_flipped entries consumed
         self.bonus_flips: list[Card] = []
-        self.bonus: Card | None = None
         self.played: list[Card] = []
-        self.shown: tuple[Card, ...] = ()
-        self.draw: Card | None = None
-        self.h_choice: Card | None = None
-        self.d_choice: Card | None = None
 
     def fail(self, code: str, detail: str, card: Card | None = None) -> IllegalMoveError:
         return IllegalMoveError(
@@ -680,7 +662,10 @@ class _Turn:
                 )
             if move.shake:
                 self._plan_shake()
-            self._take_from_hand([move.play], "plays")
+            if move.play in seat.hand:
+                self.known_out.append(move.play)
+            else:
+                self._take_from_hand([move.play], "plays")
             self.played = [move.play]
             self.h_choice = self._match(move.play, move.capture, "capture")
 

@@ -12,7 +12,7 @@ from flask_smorest.utils import prepare_response
 
 from engine import ENGINE_VERSION
 
-from . import problems
+from . import observability, problems, security
 from .api import BLUEPRINTS, docs
 from .jsonio import OrjsonProvider
 from .schemas import (
@@ -72,8 +72,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.ma_plugin.converter.add_attribute_function(documenter)  # type: ignore[union-attr]
     api.spec.components.schema("RulesOverride", schema=RulesOverrideSchema)  # type: ignore[union-attr]
     api.spec.components.schema("Move", schema=MoveSchema)  # type: ignore[union-attr]
-    for blp in BLUEPRINTS:
+    for blp in (*BLUEPRINTS, observability.blp):
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)
     problems.init_app(app)
+    observability.init_app(app)
+    security.init_app(app)
     return app

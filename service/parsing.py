@@ -16,7 +16,7 @@ import marshmallow as ma
 from flask import request
 from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
 
 class JsonBodyParser(FlaskParser):
@@ -28,6 +28,9 @@ class JsonBodyParser(FlaskParser):
         def decorator(func: Callable) -> Callable:
             @functools.wraps(func)
             def wrapper(*args: Any, **kw: Any) -> Any:
+                if request.content_length is None and "chunked" in request.headers.get("Transfer-Encoding", ""):
+                    # Werkzeug reads no body without a length; say so instead of answering "malformed JSON"
+                    raise LengthRequired("send the body with a Content-Length header (chunked bodies are not read)")
                 try:
                     data = request.get_json()
                 except UnsupportedMediaType:

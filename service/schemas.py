@@ -450,13 +450,17 @@ _index = attrgetter("index")
 
 def replay_json(r: Replay, stake: int) -> dict[str, Any]:
     state = r.state
+    # a settled hand already scored every player; an unfinished one is scored here
+    scores = r.settlement.scores if r.settlement is not None else {}
     return {
         "status": "finished" if state.is_over else "in_progress",
         "players": [
             {
                 "id": seat.id,
                 "captured": [c.id for c in sorted(seat.captured, key=_index)],
-                "score": score_json(score(seat.captured, state.rules, sep_animal_as=seat.sep_animal_as)),
+                "score": score_json(
+                    scores.get(seat.id) or score(seat.captured, state.rules, sep_animal_as=seat.sep_animal_as)
+                ),
                 "go_count": seat.go_count,
                 "shakes": seat.shakes,
                 "bombs": seat.bombs,

@@ -86,3 +86,40 @@ def test_errors_over_gunicorn_are_problems(server):
 def test_docs_over_gunicorn(server):
     assert requests.get(server + "/docs", timeout=5).status_code == 200
     assert requests.get(server + "/openapi.yaml", timeout=5).text == (ROOT / "openapi.yaml").read_text("utf-8")
+
+
+def _healthz_count(text: str) -> float:
+    import re
+
+    return sum(
+        float(v)
+        for v in re.findall(
+            r'gostop_requests_total\{endpoint="/healthz",method="GET",status="200"\} '
+            r"(\S+)",
+            text,
+        )
+    )
+
+
+def test_metrics_add_up_across_gunicorn_workers(server):
+    before = _healthz_count(requests.get(server + "/metrics", timeout=5).text)
+    with requests.Session() as session:
+        for _ in range(30):
+            assert session.get(server + "/healthz", timeout=5).status_code == 200
+    # two workers serve these; whichever answers /metrics reports both workers' counts
+    for _ in range(4):
+        assert _healthz_count(requests.get(server + "/metrics", timeout=5).text) - before == 30
+
+
+def test_chunked_body_is_411_length_required(server):
+    def chunks():
+        yield b'{"cards": []}'
+
+    resp = requests.post(server + "/v1/score", data=chunks(), headers={"Content-Type": "application/json"}, timeout=5)
+    assert resp.status_code == 411 and resp.headers["Content-Type"] == "application/problem+json"
+    assert "Content-Length" in resp.json()["detail"]
+
+
+def test_request_id_over_gunicorn(server):
+    resp = requests.get(server + "/healthz", headers={"X-Request-ID": "lb-123"}, timeout=5)
+    assert resp.headers["X-Request-ID"] == "lb-123"

@@ -1,0 +1,134 @@
+"""Request ids, one JSON access-log line per request, and Prometheus metrics (``GET /metrics``).
+
+Metrics work under several gunicorn workers through prometheus-client's multiprocess mode: gunicorn's
+config sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers import this module, and /metrics aggregates
+every worker's samples. Without that variable (tests, ``flask run``) the process's own registry is used.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import time
+from functools import lru_cache
+from typing import Any
+
+import orjson
+from flask import Flask, Response, g, request
+from flask_smorest import Blueprint
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+REQUEST_ID = "X-Request-ID"
+_VALID_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # anything else is replaced, never echoed
+
+REQUESTS = Counter("gostop_requests_total", "HTTP requests answered", ["method", "endpoint", "status"])
+LATENCY = Histogram(
+    "gostop_request_duration_seconds",
+    "Time to answer an HTTP request",
+    ["method", "endpoint"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+
+
+class _AccessLogger(logging.Logger):
+    """The access logger: one line per request, so it skips the stack walk that finds a caller."""
+
+    def findCaller(self, stack_info: bool = False, stacklevel: int = 1) -> tuple[str, int, str, str | None]:
+        return "(access log)", 0, "access", None
+
+
+def _access_logger() -> logging.Logger:
+    previous = logging.getLoggerClass()
+    logging.setLoggerClass(_AccessLogger)
+    try:
+        return logging.getLogger("gostop.access")
+    finally:
+        logging.setLoggerClass(previous)
+
+
+access_log = _access_logger()
+blp = Blueprint("metrics", __name__, description="Prometheus metrics")
+_EXAMPLE = (
+    "# HELP gostop_requests_total HTTP requests answered\n# TYPE gostop_requests_total counter\n"
+    'gostop_requests_total{endpoint="/v1/score",method="POST",status="200"} 42.0\n'
+)
+
+
+@blp.route("/metrics", methods=["GET"])
+@blp.doc(
+    responses={
+        "200": {
+            "description": "Prometheus text exposition format",
+            "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}},
+        }
+    }
+)
+def metrics() -> Response:
+    """Prometheus text format: request counts and latency histograms per endpoint, across workers."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+
+
+def _new_id() -> str:
+    return os.urandom(16).hex()
+
+
+@lru_cache(maxsize=1024)
+def _series(method: str, endpoint: str, status: int) -> tuple[Any, Any]:
+    """The metric children of one (method, endpoint, status): looked up once, not per request."""
+    return REQUESTS.labels(method, endpoint, str(status)), LATENCY.labels(method, endpoint)
+
+
+def _start() -> None:
+    g.started = time.perf_counter()
+    given = request.headers.get(REQUEST_ID, "")
+    g.request_id = given if _VALID_ID.fullmatch(given) else _new_id()
+
+
+def _finish(response: Response) -> Response:
+    elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+    request_id = g.get("request_id") or _new_id()
+    response.headers.add(REQUEST_ID, request_id)
+    # the URL rule, not the path, so /v1/rules/<preset> is one series whatever the preset
+    endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    count, latency = _series(request.method, endpoint, response.status_code)
+    count.inc()
+    latency.observe(elapsed)
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info(
+            orjson.dumps(
+                {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "request_id": request_id,
+                }
+            ).decode()
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    if not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access_log.addHandler(handler)
+        access_log.propagate = False
+        access_log.setLevel(os.environ.get("ACCESS_LOG_LEVEL", "INFO").upper())
+    app.before_request(_start)
+    app.after_request(_finish)

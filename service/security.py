@@ -1,0 +1,41 @@
+"""Headers for browser clients: CORS (off unless origins are configured), nosniff, no-store, and the CSP
+of the docs page.
+
+``CORS_ORIGINS`` is a comma-separated list of allowed origins (``*`` for any); unset or empty, no CORS
+headers are sent, so browsers on other origins cannot read the answers.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, Response, request
+from flask_cors import CORS
+
+# Swagger UI sets inline styles and shows data: images; everything else comes from this service.
+DOCS_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+API_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+
+_COMMON = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"))
+_DOCS = (*_COMMON, ("Content-Security-Policy", DOCS_CSP))
+# API answers are computed per request: never cache a ruling
+_API = (*_COMMON, ("Content-Security-Policy", API_CSP), ("Cache-Control", "no-store"))
+
+
+def _headers(response: Response) -> Response:
+    path = request.path
+    response.headers.extend(_DOCS if path == "/docs" or path.startswith("/docs/") else _API)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    origins = [o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()]
+    if app.config.get("CORS_ORIGINS") is not None:
+        origins = list(app.config["CORS_ORIGINS"])
+    if origins:
+        CORS(app, origins=origins, expose_headers=["X-Request-ID"], max_age=600)
+    app.after_request(_headers)

@@ -1,0 +1,154 @@
+"""Production concerns: request ids, access log, metrics, CORS and security headers, input limits."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from service import create_app
+from service.observability import access_log
+from tests.test_api import assert_problem
+
+SCORE = {"cards": ["jan-bright", "mar-bright", "aug-bright"]}
+
+
+def test_request_id_is_echoed_when_given_and_generated_when_absent(client):
+    assert (
+        client.post("/v1/score", json=SCORE, headers={"X-Request-ID": "table-7.hand-3"}).headers["X-Request-ID"]
+        == "table-7.hand-3"
+    )
+    generated = client.post("/v1/score", json=SCORE).headers["X-Request-ID"]
+    assert re.fullmatch(r"[0-9a-f]{32}", generated)
+    assert client.get("/healthz").headers["X-Request-ID"] != generated
+
+
+@pytest.mark.parametrize("bad", ["has space", "x" * 129, "<script>", "é"])
+def test_an_unsafe_request_id_is_replaced_not_echoed(client, bad):
+    got = client.get("/healthz", headers={"X-Request-ID": bad.encode().decode("latin-1")}).headers["X-Request-ID"]
+    assert got != bad and re.fullmatch(r"[0-9a-f]{32}", got)
+
+
+def test_request_id_is_on_errors_too(client):
+    resp = client.get("/nowhere", headers={"X-Request-ID": "abc"})
+    assert resp.status_code == 404 and resp.headers["X-Request-ID"] == "abc"
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def test_one_json_access_line_per_request_without_card_data(client):
+    import json
+
+    lines = _Lines()
+    access_log.addHandler(lines)
+    try:
+        client.post("/v1/score", json=SCORE, headers={"X-Request-ID": "r-1"})
+        client.post("/v1/score", data="{", content_type="application/json", headers={"X-Request-ID": "r-2"})
+    finally:
+        access_log.removeHandler(lines)
+    assert len(lines.lines) == 2
+    first, second = (json.loads(line) for line in lines.lines)
+    assert set(first) == {"method", "path", "status", "duration_ms", "request_id"}
+    assert (first["method"], first["path"], first["status"], first["request_id"]) == ("POST", "/v1/score", 200, "r-1")
+    assert (second["status"], second["request_id"]) == (400, "r-2")
+    assert first["duration_ms"] >= 0
+    assert not any("bright" in line for line in lines.lines)
+
+
+def _count(text: str, endpoint: str, status: str) -> float:
+    pattern = rf'gostop_requests_total{{endpoint="{re.escape(endpoint)}",method="\w+",status="{status}"}} (\S+)'
+    return sum(float(v) for v in re.findall(pattern, text))
+
+
+def test_metrics_count_requests_and_time_them_per_endpoint(client):
+    before = client.get("/metrics").get_data(as_text=True)
+    for _ in range(3):
+        client.post("/v1/score", json=SCORE)
+    client.get("/v1/rules/korean-9p")
+    resp = client.get("/metrics")
+    assert resp.status_code == 200 and resp.mimetype == "text/plain"
+    after = resp.get_data(as_text=True)
+    assert _count(after, "/v1/score", "200") - _count(before, "/v1/score", "200") == 3
+    assert _count(after, "/v1/rules/<string:preset>", "404") - _count(before, "/v1/rules/<string:preset>", "404") == 1
+    assert 'gostop_request_duration_seconds_bucket{endpoint="/v1/score",le="0.005",method="POST"}' in after
+
+
+def test_security_headers(client):
+    api = client.post("/v1/score", json=SCORE)
+    assert api.headers["X-Content-Type-Options"] == "nosniff"
+    assert api.headers["Cache-Control"] == "no-store"
+    error = client.post("/v1/score", json={})
+    assert error.headers["Cache-Control"] == "no-store" and error.headers["X-Content-Type-Options"] == "nosniff"
+    docs = client.get("/docs")
+    csp = docs.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-eval" not in csp and "default-src 'none'" in csp
+    assert "http" not in csp  # no outside origin is allowed to serve the page
+
+
+def test_cors_is_off_by_default(client):
+    resp = client.post("/v1/score", json=SCORE, headers={"Origin": "https://app.example"})
+    assert "Access-Control-Allow-Origin" not in resp.headers
+
+
+def test_cors_allows_only_the_configured_origins():
+    client = create_app({"TESTING": True, "CORS_ORIGINS": ["https://app.example"]}).test_client()
+    ok = client.post("/v1/score", json=SCORE, headers={"Origin": "https://app.example"})
+    assert ok.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    assert "X-Request-ID" in ok.headers["Access-Control-Expose-Headers"]
+    other = client.post("/v1/score", json=SCORE, headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+    preflight = client.options(
+        "/v1/settle",
+        headers={
+            "Origin": "https://app.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Content-Type",
+        },
+    )
+    assert preflight.status_code == 200 and "POST" in preflight.headers["Access-Control-Allow-Methods"]
+
+
+def test_cors_origins_from_the_environment(monkeypatch):
+    monkeypatch.setenv("CORS_ORIGINS", "https://a.example, https://b.example")
+    client = create_app({"TESTING": True}).test_client()
+    resp = client.get("/healthz", headers={"Origin": "https://b.example"})
+    assert resp.headers["Access-Control-Allow-Origin"] == "https://b.example"
+
+
+# --- limits ---------------------------------------------------------------------------------------------
+
+
+def test_body_over_64_kib_is_413(client):
+    assert_problem(client.post("/v1/replay", data=b" " * (64 * 1024 + 1), content_type="application/json"), 413)
+
+
+def test_deeply_nested_json_is_refused_early_not_a_crash(client):
+    deep = b"[" * 5000 + b"]" * 5000
+    assert_problem(client.post("/v1/score", data=deep, content_type="application/json"), 400, "malformed-json")
+    deep_in_field = b'{"cards": ' + b"[" * 3000 + b"]" * 3000 + b"}"
+    assert_problem(client.post("/v1/score", data=deep_in_field, content_type="application/json"), 400)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/score", {"cards": ["jan-junk-1"] * 52}, "cards"),
+        ("/v1/settle", {"players": [{"id": str(i)} for i in range(4)]}, "players"),
+        ("/v1/replay", {"players": ["A", "B"], "deal": {"layout": []}, "moves": [{"player": "A"}] * 201}, "moves"),
+        ("/v1/settle", {"players": [{"id": "A" * 65}, {"id": "B"}]}, "players.0.id"),
+    ],
+)
+def test_counts_are_bounded(client, path, body, field):
+    assert field in assert_problem(client.post(path, json=body), 422, "validation-error")["errors"]
+
+
+def test_non_json_content_type_is_415(client):
+    assert_problem(client.post("/v1/score", data="cards=jan-bright", content_type="text/plain"), 415)
