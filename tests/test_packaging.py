@@ -78,3 +78,36 @@ def test_ci_runs_make_test_like_the_readme():
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make run" in readme[:1500] and "make test" in readme[:1500]
+
+
+def test_gunicorn_settings_come_from_the_environment(monkeypatch, tmp_path):
+    import runpy
+
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "9123")
+    monkeypatch.setenv("WORKERS", "5")
+    monkeypatch.setenv("TIMEOUT", "7")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
+    conf = runpy.run_path(str(ROOT / "service" / "gunicorn.conf.py"))
+    assert (conf["bind"], conf["workers"], conf["timeout"]) == ("0.0.0.0:9123", 5, 7)
+    assert (tmp_path / "metrics").is_dir() and callable(conf["child_exit"])
+
+
+def test_kubernetes_manifests_fit_together():
+    import yaml
+
+    docs = {}
+    for path in (ROOT / "deploy" / "k8s").glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        docs[doc["kind"]] = doc
+    deployment, service, hpa = docs["Deployment"], docs["Service"], docs["HorizontalPodAutoscaler"]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"] == labels == service["spec"]["selector"]
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    exposed = [i["value"] for i in _dockerfile().structure if i["instruction"] == "EXPOSE"]
+    assert [str(p["containerPort"]) for p in container["ports"]] == exposed
+    assert deployment["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
+    assert container["resources"]["requests"]["cpu"]
+    assert hpa["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]

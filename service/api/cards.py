@@ -40,7 +40,7 @@ _BODY: dict[str, Any] = {
 def list_cards() -> ResponseReturnValue:
     """The 48 month cards and 3 bonus cards, in catalog order (RULES.md 1).
 
-    ``junk_units`` is the card's printed value: 2 for the double junk even where a rule set turns
-    ``double_junk`` off. The cup (``sep-animal``) is an animal with the tag ``cup``.
+    `junk_units` is the card's printed value: 2 for the double junk even where a rule set turns
+    `double_junk` off. The cup (`sep-animal`) is an animal with the tag `cup`.
     """
     return jsonify(_BODY)

@@ -38,7 +38,7 @@ def _openapi_yaml() -> str:
 @blp.route("/openapi.yaml", methods=["GET"])
 @blp.doc(responses={"200": {"description": "this document", "content": {"application/yaml": {}}}})
 def openapi_document() -> ResponseReturnValue:
-    """The OpenAPI 3 description of this service (the same as the committed ``openapi.yaml``)."""
+    """The OpenAPI 3 description of this service (the same as the committed `openapi.yaml`)."""
     return Response(_openapi_yaml(), mimetype="application/yaml")
 
 

@@ -32,7 +32,7 @@ blp = GoStopBlueprint("hands", __name__, url_prefix="/v1", description="Scoring 
 def post_score(body: dict[str, Any]) -> ResponseReturnValue:
     """Combination score of one player's captured cards (RULES.md 2, 3).
 
-    Only combinations that score are listed. ``sep_animal_as`` pins the cup where the rules let the
+    Only combinations that score are listed. `sep_animal_as` pins the cup where the rules let the
     holder choose; without it the cup goes where it scores more (an animal on a tie).
     """
     rules = resolve(body["rules"])
@@ -54,7 +54,7 @@ def post_score(body: dict[str, Any]) -> ResponseReturnValue:
 def post_settle(body: dict[str, Any]) -> ResponseReturnValue:
     """Settle a finished hand from every player's captured cards and calls (RULES.md 7, 8, 9).
 
-    ``winner`` is the player who stopped; ``null`` settles a nagari. Every factor applied to a loser is
+    `winner` is the player who stopped; `null` settles a nagari. Every factor applied to a loser is
     listed with a reason, and a loser who pays nothing still has a row saying why.
     """
     players = body["players"]

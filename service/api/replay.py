@@ -28,10 +28,10 @@ blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-lo
 def post_replay(body: dict[str, Any]) -> ResponseReturnValue:
     """Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
 
-    ``deal.layout`` is required; leave out ``deal.hands`` and ``deal.stock`` for a physical game whose hands
-    are hidden (every turn then says its ``draw``). A log sent after every turn is a legal request: the answer
-    is ``in_progress`` with who moves ``next`` and what is expected. The first illegal move is answered with
-    422 and problem details naming it (``move_index``, ``code``, ``detail``).
+    `deal.layout` is required; leave out `deal.hands` and `deal.stock` for a physical game whose hands
+    are hidden (every turn then says its `draw`). A log sent after every turn is a legal request: the answer
+    is `in_progress` with who moves `next` and what is expected. The first illegal move is answered with
+    422 and problem details naming it (`move_index`, `code`, `detail`).
     """
     players = body["players"]
     rules = resolve(body["rules"], players=len(players))

@@ -28,7 +28,7 @@ def list_presets() -> ResponseReturnValue:
 )
 @blp.alt_response(404, description="no preset of that name")
 def get_preset(preset: str) -> ResponseReturnValue:
-    """One preset as a ``rules`` object: its name and every knob's value."""
+    """One preset as a `rules` object: its name and every knob's value."""
     rules = PRESETS.get(preset)
     if rules is None:
         abort(404, f"no preset named {preset!r}; presets are {', '.join(PRESETS)}")
