@@ -16,7 +16,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-access-log", action="store_true", help="run gostop with ACCESS_LOG_LEVEL=WARNING")
     args = parser.parse_args()
+    env = {"ACCESS_LOG_LEVEL": "WARNING"} if args.no_access_log else {}
     cases = [("score", SCORE_BODY), ("settle", SETTLE_BODY), ("replay", REPLAY_BODY)]
     results = {}
     for name, body in cases:
@@ -24,7 +26,7 @@ def main() -> None:
         bare_body = SCORE_BODY if name == "replay" else body
         with gunicorn("bare_app:app", args.workers) as base:
             bare = wrk(base, [(f"/v1/{name}", bare_body)], seconds=args.seconds, connections=args.connections)
-        with gunicorn("service.wsgi:app", args.workers) as base:
+        with gunicorn("service.wsgi:app", args.workers, env) as base:
             ours = wrk(base, [(f"/v1/{name}", body)], seconds=args.seconds, connections=args.connections)
         assert ours["non_2xx"] == 0 and ours["errors"] == 0, ours
         results[name] = (ours, bare)

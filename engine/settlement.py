@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .cards import CUP, Card
 from .errors import CardError, HandError
 from .rules import RuleSet
-from .scoring import Score, score
+from .scoring import Score, mask_of, score
 
 __all__ = ["Factor", "HandResult", "Payment", "PlayerHand", "Settlement", "base_points", "settle"]
 
@@ -121,17 +121,16 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
     for pid in ids:
         if ids.count(pid) > 1:
             raise HandError(f"player id {pid!r} is used twice", code="duplicate-player", player=pid)
-    owner: dict[int, str] = {}
+    held = 0  # every card held so far, as a mask: a card in two places shows as an overlap
     for p in hand.players:
         for name in ("go_count", "shakes", "bombs"):
             if getattr(p, name) < 0:
                 raise HandError(f"{p.id}'s {name} cannot be negative", code="negative-count", player=p.id)
         rules.check_bonus(p.captured, owner=p.id)
-        for card in p.captured:
-            if card.index in owner:
-                where = "twice" if owner[card.index] == p.id else f"by both {owner[card.index]} and {p.id}"
-                raise CardError(f"{card.id} is held {where}", code="duplicate-card", player=p.id, card=card.id)
-            owner[card.index] = p.id
+        mask = mask_of(p.captured)
+        if held & mask or mask.bit_count() != len(p.captured):
+            _raise_duplicate(hand, p)
+        held |= mask
         if p.sep_animal_as == "junk" and rules.sep_animal == "animal":
             raise HandError(
                 f"{p.id} declares the cup as junk, but under sep_animal 'animal' it is always an animal",
@@ -157,6 +156,19 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         raise HandError(
             f"{hand.outcome} is off under these rules ({_INSTANT_KNOB[hand.outcome]} = 0)", code="invalid-outcome"
         )
+
+
+def _raise_duplicate(hand: HandResult, player: PlayerHand) -> None:
+    """Name the first card ``player`` holds that is held twice or by an earlier player."""
+    owner: dict[Card, str] = {}
+    for p in hand.players:
+        for card in p.captured:
+            if card in owner:
+                where = "twice" if owner[card] == p.id else f"by both {owner[card]} and {p.id}"
+                raise CardError(f"{card.id} is held {where}", code="duplicate-card", player=p.id, card=card.id)
+            owner[card] = p.id
+        if p is player:
+            break
 
 
 def settle(hand: HandResult, rules: RuleSet) -> Settlement:

@@ -1,0 +1,38 @@
+"""The README's curl examples are posted to the app, and the answers it shows are what the app says."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+EXAMPLES = re.findall(r"```sh\ncurl -s localhost:8000(\S+) .*?-d '(.*?)'\n```\n```json\n(.*?)\n```", README, re.S)
+
+
+def _elided(value) -> bool:
+    """True for the README's "..." placeholders (a value the example does not spell out)."""
+    text = json.dumps(value)
+    return '"..."' in text
+
+
+def test_the_readme_has_curl_examples_for_score_settle_and_replay():
+    assert [path for path, _, _ in EXAMPLES] == ["/v1/score", "/v1/settle", "/v1/replay"]
+
+
+@pytest.mark.parametrize(("path", "body", "shown"), EXAMPLES, ids=[p for p, _, _ in EXAMPLES])
+def test_readme_example_answers_are_true(client, path, body, shown):
+    resp = client.post(path, json=json.loads(body))
+    assert resp.status_code == 200, resp.get_json()
+    answer = resp.get_json()
+    expected = json.loads(shown)
+    checked = 0
+    for key, value in expected.items():
+        if key == "..." or _elided(value):
+            continue
+        assert answer[key] == value, key
+        checked += 1
+    assert checked >= 2
