@@ -705,6 +705,7 @@ class _Turn:
             raise self.fail("shake-not-allowed", f"{game.rules.preset} does not allow shaking (allow_shake is off)")
         if len(cards) != 3 or len(set(cards)) != 3 or any(c.month != month or c.kind == "bonus" for c in cards):
             raise self.fail("shake-not-allowed", f"a shake shows three cards of one month, not {_cards(cards)}")
+        assert move.play is not None  # a shake always plays (Move.from_dict checks the form)
         if move.play not in cards:
             raise self.fail(
                 "shake-not-allowed", f"{seat.id} shakes {_cards(cards)} but plays {move.play.id}", move.play
@@ -825,6 +826,7 @@ class _Turn:
         alone = False
         pair_of_two = False
         if move.bomb:
+            assert h is not None  # _plan_bomb put the three cards in played
             target = layout[h.month]
             taken = [*target, *self.played]
             target.clear()
@@ -848,6 +850,7 @@ class _Turn:
             elif len(here) == 1:
                 pending = [here[0], h]
             elif len(here) == 2:
+                assert self.h_choice is not None  # _match required the choice
                 pending = [self.h_choice, h]
                 pair_of_two = True
             else:
@@ -911,6 +914,7 @@ class _Turn:
                     seat.gain(taken)
                     took_any = True
                 elif len(there) == 2:
+                    assert self.d_choice is not None  # _match required the choice
                     there.remove(self.d_choice)
                     seat.gain([self.d_choice, d])
                     took_any = True
@@ -922,7 +926,7 @@ class _Turn:
                     took_any = True
                     events.append(self._stack_event(maker, taken))
         if pending:
-            here = layout[h.month]
+            here = layout[pending[0].month]
             for card in pending:
                 if card in here:
                     here.remove(card)

@@ -80,7 +80,7 @@ _DOUBLE = _mask(lambda c: c.kind == JUNK and c.junk_units == 2)
 _BONUS2 = _mask(lambda c: c.kind == BONUS and c.junk_units == 2)
 _BONUS3 = _mask(lambda c: c.kind == BONUS and c.junk_units == 3)
 _CUP = 1 << CUP.index
-_SETS = tuple((name, _mask(lambda c, n=name: n in c.tags), pts) for name, pts in _SET_POINTS.items())
+_SETS = tuple((name, sum(1 << c.index for c in CARDS if name in c.tags), pts) for name, pts in _SET_POINTS.items())
 
 
 def _cards(mask: int) -> tuple[Card, ...]:

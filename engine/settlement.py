@@ -107,7 +107,7 @@ def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, str]:
 
 def nagari_factor(streak: int, rules: RuleSet) -> int:
     """The nagari carry: ``nagari_multiplier`` per drawn hand just before, capped by ``nagari_cap``."""
-    factor = rules.nagari_multiplier**streak
+    factor: int = rules.nagari_multiplier**streak
     return min(factor, rules.nagari_cap) if rules.nagari_cap else factor
 
 
@@ -177,15 +177,15 @@ def settle(hand: HandResult, rules: RuleSet) -> Settlement:
     scores = {p.id: score(p.captured, rules, sep_animal_as=p.sep_animal_as) for p in hand.players}
     carry = nagari_factor(hand.nagari_streak, rules)
     if hand.outcome == "redeal":
-        lines = ("Redeal: the deal does not count; nobody pays and nothing carries over",)
-        return Settlement("redeal", None, None, 0, (), lines, carry, scores)
+        why = "Redeal: the deal does not count; nobody pays and nothing carries over"
+        return Settlement("redeal", None, None, 0, (), (why,), carry, scores)
     if hand.outcome == "nagari":
         line = "Nagari: the cards ran out with no stop, so nobody pays"
         if hand.nagari_streak:
             line += f" (this is nagari number {hand.nagari_streak + 1} in a row)"
         next_carry = nagari_factor(hand.nagari_streak + 1, rules)
-        lines = (line, f"The next hand's winner is paid x{next_carry} for the nagari carry")
-        return Settlement("nagari", None, None, 0, (), lines, carry, scores)
+        carried = f"The next hand's winner is paid x{next_carry} for the nagari carry"
+        return Settlement("nagari", None, None, 0, (), (line, carried), carry, scores)
 
     winner = next(p for p in hand.players if p.id == hand.winner)
     wscore = scores[winner.id]

@@ -69,9 +69,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     api = GoStopApi(app)
     for documenter in (rules_spec_property, card_ids_property, move_list_property):
-        api.ma_plugin.converter.add_attribute_function(documenter)  # type: ignore[union-attr]
-    api.spec.components.schema("RulesOverride", schema=RulesOverrideSchema)  # type: ignore[union-attr]
-    api.spec.components.schema("Move", schema=MoveSchema)  # type: ignore[union-attr]
+        api.ma_plugin.converter.add_attribute_function(documenter)
+    api.spec.components.schema("RulesOverride", schema=RulesOverrideSchema)
+    api.spec.components.schema("Move", schema=MoveSchema)
     for blp in (*BLUEPRINTS, observability.blp):
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)

@@ -77,7 +77,7 @@ def metrics() -> Response:
     """Prometheus text format: request counts and latency histograms per endpoint, across workers."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = REGISTRY
     return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)

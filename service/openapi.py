@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import sys
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 from flask import Flask
 
 
 def openapi_yaml(app: Flask) -> str:
     """The app's OpenAPI document as YAML, keys sorted so the committed file diffs cleanly."""
     api = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
-    return yaml.safe_dump(api.spec.to_dict(), sort_keys=True, allow_unicode=True, width=100)
+    return str(yaml.safe_dump(api.spec.to_dict(), sort_keys=True, allow_unicode=True, width=100))
 
 
 def main(argv: list[str]) -> int:

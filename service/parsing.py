@@ -19,13 +19,18 @@ from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
 
+View = Callable[..., Any]
+
+
 class JsonBodyParser(FlaskParser):
-    def use_args(self, argmap: Any, req: Any = None, *, location: str | None = None, **kwargs: Any) -> Callable:
+    def use_args(
+        self, argmap: Any, req: Any = None, *, location: str | None = None, **kwargs: Any
+    ) -> Callable[[View], View]:
         if location != "json" or not isinstance(argmap, ma.Schema):
             return super().use_args(argmap, req, location=location, **kwargs)
         schema = argmap
 
-        def decorator(func: Callable) -> Callable:
+        def decorator(func: View) -> View:
             @functools.wraps(func)
             def wrapper(*args: Any, **kw: Any) -> Any:
                 if request.content_length is None and "chunked" in request.headers.get("Transfer-Encoding", ""):

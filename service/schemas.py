@@ -28,7 +28,7 @@ class Strict(ma.Schema):
         ordered = True
 
 
-class CardIds(fields.Field):
+class CardIds(fields.Field[Any]):
     """A list of card ids. Checked for shape only, in one pass (a List of String fields costs a call per
     card); the engine resolves the ids and names any that is unknown or repeated."""
 
@@ -43,7 +43,7 @@ class CardIds(fields.Field):
         return value
 
 
-def card_ids_property(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def card_ids_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: document CardIds as a unique array of catalog ids."""
     if not isinstance(field, CardIds):
         return {}
@@ -54,7 +54,7 @@ def card_list(description: str, **kwargs: Any) -> CardIds:
     return CardIds(metadata={"description": description}, **kwargs)
 
 
-def _knob_field(name: str, required: bool) -> fields.Field:
+def _knob_field(name: str, required: bool) -> fields.Field[Any]:
     knob = KNOBS[name]
     meta: dict[str, Any] = {"description": knob.doc}
     kw: dict[str, Any] = {"required": required, "metadata": meta}
@@ -81,7 +81,7 @@ RulesSchema = Strict.from_dict(
 )
 
 
-class RulesSpec(fields.Field):
+class RulesSpec(fields.Field[Any]):
     """A preset name, or an object of a preset and knob overrides (validated by ``engine.resolve``)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -90,7 +90,7 @@ class RulesSpec(fields.Field):
         return value
 
 
-def rules_spec_property(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def rules_spec_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: document RulesSpec as oneOf(preset name, overrides object)."""
     if not isinstance(field, RulesSpec):
         return {}
@@ -198,7 +198,7 @@ class MoveSchema(Strict):
     )
 
 
-class MoveList(fields.Field):
+class MoveList(fields.Field[Any]):
     """The moves of a log: a list of objects, read one by one by the engine so that an error names its move."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[dict[str, Any]]:
@@ -212,7 +212,7 @@ class MoveList(fields.Field):
         return value
 
 
-def move_list_property(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def move_list_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: document MoveList as an array of Move."""
     if not isinstance(field, MoveList):
         return {}
