@@ -18,7 +18,6 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
-
 View = Callable[..., Any]
 
 
