@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cached_property
 from http import HTTPStatus
 from typing import Any
 
 from flask import Flask
+from flask.globals import request_ctx
+from flask.typing import ResponseReturnValue
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
@@ -34,7 +37,28 @@ preset by name (`"rules": "korean-2p"`) or override knobs (`"rules": {"preset": 
 
 
 class GoStopFlask(Flask):
+    """Flask with orjson, and with the async check of each view and hook done once, not per call."""
+
     json_provider_class = OrjsonProvider
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        sync = self._sync_funcs.get(func)
+        if sync is None:
+            sync = super().ensure_sync(func)
+            if len(self._sync_funcs) < 4096:  # views and hooks are a fixed, small set
+                self._sync_funcs[func] = sync
+        return sync
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        # Leave the matched URL rule where the metrics middleware can read it after the request.
+        req = request_ctx.request
+        if req.url_rule is not None:
+            req.environ[observability.RULE_KEY] = req.url_rule.rule
+        return super().dispatch_request()
+
+    @cached_property
+    def _sync_funcs(self) -> dict[Callable[..., Any], Callable[..., Any]]:
+        return {}
 
 
 class GoStopApi(Api):
@@ -76,6 +100,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)
     problems.init_app(app)
-    observability.init_app(app)
     security.init_app(app)
+    observability.init_app(app, security.headers_for)
     return app

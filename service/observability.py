@@ -12,11 +12,12 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Response
 from flask_smorest import Blueprint
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -28,7 +29,11 @@ from prometheus_client import (
     multiprocess,
 )
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
 REQUEST_ID = "X-Request-ID"
+RULE_KEY = "gostop.url_rule"  # set in the WSGI environ by the app once routing has matched
 _VALID_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # anything else is replaced, never echoed
 
 REQUESTS = Counter("gostop_requests_total", "HTTP requests answered", ["method", "endpoint", "status"])
@@ -93,42 +98,56 @@ def _series(method: str, endpoint: str, status: int) -> tuple[Any, Any]:
     return REQUESTS.labels(method, endpoint, str(status)), LATENCY.labels(method, endpoint)
 
 
-def _start() -> None:
-    g.started = time.perf_counter()
-    given = request.headers.get(REQUEST_ID, "")
-    g.request_id = given if _VALID_ID.fullmatch(given) else _new_id()
+class Observed:
+    """WSGI middleware around the Flask app: request id, response headers, metrics and the access log.
+
+    It wraps ``app.wsgi_app`` rather than using Flask's request hooks, so it times the whole request
+    (routing and errors included) and costs no hook dispatch. ``extra_headers(path)`` gives the fixed
+    headers for a path (see ``service.security``).
+    """
+
+    def __init__(self, wsgi_app: WSGIApplication, extra_headers: Callable[[str], list[tuple[str, str]]]) -> None:
+        self.wsgi_app = wsgi_app
+        self.extra_headers = extra_headers
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        started = time.perf_counter()
+        given = environ.get("HTTP_X_REQUEST_ID", "")
+        request_id = given if _VALID_ID.fullmatch(given) else _new_id()
+        path = environ.get("PATH_INFO", "")
+        status = ["500"]
+
+        def start(code: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            status[0] = code
+            headers.append((REQUEST_ID, request_id))
+            headers.extend(self.extra_headers(path))
+            return start_response(code, headers, exc_info)
+
+        body = self.wsgi_app(environ, start)
+        elapsed = time.perf_counter() - started
+        method = environ.get("REQUEST_METHOD", "")
+        # the URL rule, not the path, so /v1/rules/<preset> is one series whatever the preset
+        code = int(status[0][:3])
+        count, latency = _series(method, environ.get(RULE_KEY, "unmatched"), code)
+        count.inc()
+        latency.observe(elapsed)
+        if access_log.isEnabledFor(logging.INFO):
+            line = {
+                "method": method,
+                "path": path,
+                "status": code,
+                "duration_ms": round(elapsed * 1000, 3),
+                "request_id": request_id,
+            }
+            access_log.info(orjson.dumps(line).decode())
+        return body
 
 
-def _finish(response: Response) -> Response:
-    elapsed = time.perf_counter() - g.get("started", time.perf_counter())
-    request_id = g.get("request_id") or _new_id()
-    response.headers.add(REQUEST_ID, request_id)
-    # the URL rule, not the path, so /v1/rules/<preset> is one series whatever the preset
-    endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    count, latency = _series(request.method, endpoint, response.status_code)
-    count.inc()
-    latency.observe(elapsed)
-    if access_log.isEnabledFor(logging.INFO):
-        access_log.info(
-            orjson.dumps(
-                {
-                    "method": request.method,
-                    "path": request.path,
-                    "status": response.status_code,
-                    "duration_ms": round(elapsed * 1000, 3),
-                    "request_id": request_id,
-                }
-            ).decode()
-        )
-    return response
-
-
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, extra_headers: Callable[[str], list[tuple[str, str]]]) -> None:
     if not access_log.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
         access_log.addHandler(handler)
         access_log.propagate = False
         access_log.setLevel(os.environ.get("ACCESS_LOG_LEVEL", "INFO").upper())
-    app.before_request(_start)
-    app.after_request(_finish)
+    app.wsgi_app = Observed(app.wsgi_app, extra_headers)  # type: ignore[method-assign]

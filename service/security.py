@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, Response, request
+from flask import Flask
 from flask_cors import CORS
 
 # Swagger UI sets inline styles and shows data: images; everything else comes from this service.
@@ -20,16 +20,15 @@ DOCS_CSP = (
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 
 
-_COMMON = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"))
-_DOCS = (*_COMMON, ("Content-Security-Policy", DOCS_CSP))
+_COMMON = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
+_DOCS = [*_COMMON, ("Content-Security-Policy", DOCS_CSP)]
 # API answers are computed per request: never cache a ruling
-_API = (*_COMMON, ("Content-Security-Policy", API_CSP), ("Cache-Control", "no-store"))
+_API = [*_COMMON, ("Content-Security-Policy", API_CSP), ("Cache-Control", "no-store")]
 
 
-def _headers(response: Response) -> Response:
-    path = request.path
-    response.headers.extend(_DOCS if path == "/docs" or path.startswith("/docs/") else _API)
-    return response
+def headers_for(path: str) -> list[tuple[str, str]]:
+    """The fixed security headers of an answer to ``path`` (added by the WSGI middleware)."""
+    return _DOCS if path == "/docs" or path.startswith("/docs/") else _API
 
 
 def init_app(app: Flask) -> None:
@@ -38,4 +37,3 @@ def init_app(app: Flask) -> None:
         origins = list(app.config["CORS_ORIGINS"])
     if origins:
         CORS(app, origins=origins, expose_headers=["X-Request-ID"], max_age=600)
-    app.after_request(_headers)

@@ -583,3 +583,51 @@ def test_rules_8_heodang_five_empty_turns_in_a_row_korean_3p():
         layout=lay,
     )
     assert off.state.outcome is None
+
+
+# --- RULES.md 3: the cup declared in a log; RULES.md 8: gobak through a replayed hand -----------------
+
+
+def test_rules_3_a_cup_declaration_pins_the_holders_cup():
+    lay = [
+        "jan-bright",
+        "feb-junk-1",
+        "mar-ribbon",
+        "apr-junk-1",
+        "may-animal",
+        "sep-animal",
+        "jun-junk-1",
+        "oct-ribbon",
+    ]
+    take_cup = [m("A", "sep-junk-1", "nov-junk-1")]
+    r = run([*take_cup, {"player": "A", "sep_animal_as": "junk"}], layout=lay)
+    assert seat(r, "A").sep_animal_as == "junk"
+    assert [e.type for e in events(r)] == ["declare"]
+    assert r.state.expects == "play" and r.state.to_move == "B"  # a declaration takes no turn
+    illegal([*take_cup, {"player": "A", "sep_animal_as": "junk"}], "sep-animal-pin", 1, layout=lay, rules="chips-2p")
+    illegal([{"player": "A", "sep_animal_as": "junk", "play": "sep-junk-1"}], "bad-move", 0, layout=lay)
+
+
+def test_rules_8_gobak_pays_all_in_a_replayed_three_player_hand():
+    from tests.test_replay import _find
+
+    def loser_called_go(body, result):
+        s = result.settlement
+        return s is not None and s.outcome == "stop" and any(p.covers for p in s.payments)
+
+    _body, result = _find("korean-3p", loser_called_go)
+    payer = next(p for p in result.settlement.payments if p.covers)
+    caller = next(x for x in result.state.seats if x.id == payer.payer)
+    assert caller.go_count >= 1 and caller.id != result.state.winner
+    others = [p for p in result.settlement.payments if p is not payer]
+    assert all(p.points == 0 for p in others)
+    assert payer.points == sum(points for _, points in payer.covers) + result.settlement.base_points * _product(
+        f.factor for f in payer.factors
+    )
+
+
+def _product(factors):
+    out = 1
+    for f in factors:
+        out *= f
+    return out
