@@ -36,6 +36,7 @@ openapi: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/http_bench.py
+	$(BIN)/python bench/worker_cpu.py
 
 load: $(VENV)/.installed-dev
 	bench/load.sh

@@ -1,0 +1,52 @@
+"""CPU time the gunicorn workers spend per request, gostop against the bare app (a steadier measure than
+throughput, since wrk shares the machine). Reads utime + stime of the workers from /proc.
+
+Usage: python bench/worker_cpu.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+
+from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, gunicorn, wrk
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    ticks = 0
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().split()  # noqa: SIM115 - a /proc read
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _workers(app: str) -> list[int]:
+    master = subprocess.run(["pgrep", "-f", f"service/gunicorn.conf.py {app}"], capture_output=True, text=True)
+    children = subprocess.run(["pgrep", "-P", master.stdout.split()[0]], capture_output=True, text=True)
+    return [int(pid) for pid in children.stdout.split()]
+
+
+def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) -> float:
+    with gunicorn(app, 2, env) as base:
+        pids = _workers(app)
+        before = _cpu_seconds(pids)
+        stats = wrk(base, [(path, body)], seconds=seconds, connections=8)
+        return (_cpu_seconds(pids) - before) / stats["requests"] * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=5)
+    args = parser.parse_args()
+    print(f"{'endpoint':12} {'bare us':>8} {'gostop us':>10} {'no access log':>14}")
+    for name, body in (("score", SCORE_BODY), ("settle", SETTLE_BODY), ("replay", REPLAY_BODY)):
+        path = f"/v1/{name}"
+        bare = measure("bare_app:app", path, SCORE_BODY if name == "replay" else body, args.seconds, {})
+        ours = measure("service.wsgi:app", path, body, args.seconds, {})
+        quiet = measure("service.wsgi:app", path, body, args.seconds, {"ACCESS_LOG_LEVEL": "WARNING"})
+        print(f"{path:12} {bare:8.0f} {ours:10.0f} {quiet:14.0f}")
+
+
+if __name__ == "__main__":
+    main()
