@@ -854,12 +854,8 @@ class _Turn:
                 pending = [self.h_choice, h]
                 pair_of_two = True
             else:
-                taken = [*here, h]
-                maker = game.stack_maker.pop(h.month, None)
-                here.clear()
-                seat.gain(taken)
+                events.append(self._take_stack(h))
                 took_any = True
-                events.append(self._stack_event(maker, taken))
 
         d = self.draw
         if d is not None:
@@ -919,12 +915,8 @@ class _Turn:
                     seat.gain([self.d_choice, d])
                     took_any = True
                 else:
-                    taken = [*there, d]
-                    maker = game.stack_maker.pop(d.month, None)
-                    there.clear()
-                    seat.gain(taken)
+                    events.append(self._take_stack(d))
                     took_any = True
-                    events.append(self._stack_event(maker, taken))
         if pending:
             here = layout[pending[0].month]
             for card in pending:
@@ -939,6 +931,15 @@ class _Turn:
             game.steal(seat, rules.steal(event, last), event, i)
 
         self._after_turn(took_any, ppuk, "ttadak" in events)
+
+    def _take_stack(self, card: Card) -> str:
+        """``card`` takes the stack of three on its month (RULES.md 5); returns the stealing event."""
+        here = self.game.layout[card.month]
+        taken = [*here, card]
+        maker = self.game.stack_maker.pop(card.month, None)
+        here.clear()
+        self.seat.gain(taken)
+        return self._stack_event(maker, taken)
 
     def _stack_event(self, maker: str | None, taken: list[Card]) -> str:
         game, seat, i = self.game, self.seat, self.i

@@ -12,6 +12,7 @@ import pytest
 from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, replay, resolve
 from engine.game import parse_deal
 from engine.simulate import simulate
+from service.api import examples
 from tests.test_api import assert_problem
 
 HANDS = int(os.environ.get("GOSTOP_SIM_HANDS", "2000"))
@@ -309,26 +310,8 @@ def test_mutations_over_http_are_422_problems_never_500(client):
 
 # --- the HTTP contract ---------------------------------------------------------------------------------
 
-LIVE = {
-    "rules": "korean-2p",
-    "players": ["A", "B"],
-    "deal": {
-        "layout": [
-            "jan-bright",
-            "feb-junk-1",
-            "mar-ribbon",
-            "apr-junk-1",
-            "may-animal",
-            "jun-junk-1",
-            "aug-junk-2",
-            "oct-ribbon",
-        ]
-    },
-    "moves": [
-        {"player": "A", "play": "jan-junk-1", "draw": "dec-double"},
-        {"player": "B", "play": "mar-bright", "draw": "mar-junk-1"},
-    ],
-}
+# The docs' physical-game example, cut to its first two moves.
+LIVE = {**examples.REPLAY_LIVE_REQUEST, "moves": examples.REPLAY_LIVE_REQUEST["moves"][:2]}
 
 
 def test_replay_in_progress_tells_who_moves_next(client):
