@@ -8,7 +8,9 @@ concept and explains its Korean terms once:
     scoring     combination score (score, Score)
     settlement  who pays whom (settle, HandResult, Settlement)
     moves       a logged move (Move)
-    game        the hand as a state machine (GameState, replay)
+    table       seats, events and instant payments
+    turn        one turn, checked in full before anything moves
+    game        the hand as a state machine (GameState, legal_moves, replay)
     simulate    seeded random hands (python -m engine.simulate)
     errors      what the engine refuses (GoStopError and its tree)
 """
