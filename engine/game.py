@@ -367,7 +367,9 @@ class GameState:
                 raise IllegalMoveError(
                     f"it is {who}'s turn, not {move.player}'s", code="not-your-turn", move_index=i, player=move.player
                 )
-            Turn(self, move, i).run()
+            turn = Turn(self, move, i)
+            turn.plan()
+            turn.commit()
         self.moves.append(move)
 
     def _declare(self, move: Move, i: int) -> None:

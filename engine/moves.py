@@ -112,7 +112,13 @@ class Move(NamedTuple):
     def _form_error(self) -> str | None:
         """Why the fields do not make one move of a known form (None when they do)."""
         if self.call is not None:
-            if any(getattr(self, f) not in (None, (), False) for f in _FIELDS - {"player", "call"}):
+            if (
+                self[1:7] != _NO_TURN
+                or self.flip
+                or self.bonus
+                or self.bonus_flipped is not None
+                or self.sep_animal_as is not None
+            ):
                 return "a call carries nothing but the player and the call"
             return None
         if self.kind == "declare":
@@ -155,6 +161,7 @@ class Move(NamedTuple):
 
 
 _SLOT = {name: i for i, name in enumerate(Move._fields)}
+_NO_TURN = (None, None, None, None, (), ())  # play, capture, draw, draw_capture, shake, bomb all unset
 _CARD_SLOTS = frozenset(_SLOT[n] for n in ("play", "capture", "draw", "draw_capture", "bonus"))
 _LIST_SLOTS = frozenset(_SLOT[n] for n in ("shake", "bomb", "bonus_flipped"))
 

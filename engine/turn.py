@@ -1,7 +1,7 @@
 """One turn of a hand (RULES.md 5 and 6): checked in full before anything moves, then done.
 
-``Turn._plan`` reads the move against the table and raises ``IllegalMoveError`` for anything the rules
-forbid; only then does ``Turn._commit`` move cards, record events, take steals, and ``_after_turn`` pay
+``Turn.plan`` reads the move against the table and raises ``IllegalMoveError`` for anything the rules
+forbid; only then does ``Turn.commit`` move cards, record events, take steals, and ``_after_turn`` pay
 first-turn payments, end the hand on an instant win, or ask for a go/stop call. So an illegal move never
 leaves a half-applied state.
 """
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .cards import Card
 from .errors import IllegalMoveError
 from .moves import Move
+from .scoring import total
 from .table import InstantPayment, card_list
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ _FIRST_PPUK = {
 
 
 class Turn:
-    """One turn: checked in full (``_plan``) before anything moves (``_commit``)."""
+    """One turn: checked in full (``plan``) before anything moves (``commit``)."""
 
     # Defaults shared by every turn; a turn sets only what it changes (cheaper than setting them all).
     hidden_out = 0  # how many of the cards leaving the hand came from its hidden part
@@ -58,10 +59,6 @@ class Turn:
         return IllegalMoveError(
             detail, code=code, move_index=self.i, player=self.seat.id, card=card.id if card else None
         )
-
-    def run(self) -> None:
-        self._plan()
-        self._commit()
 
     # --- checking ---------------------------------------------------------------------------------------
 
@@ -141,7 +138,7 @@ class Turn:
             )
         return None
 
-    def _plan(self) -> None:
+    def plan(self) -> None:
         game, seat, move, rules = self.game, self.seat, self.move, self.game.rules
         if game.expects == "flip" and not move.flip:
             raise self.fail("flip-required", f"{seat.id} owes a flip-only turn after a bomb and may only flip")
@@ -274,7 +271,7 @@ class Turn:
 
     # --- doing ------------------------------------------------------------------------------------------
 
-    def _commit(self) -> None:
+    def commit(self) -> None:
         game, seat, move, rules, i = self.game, self.seat, self.move, self.game.rules, self.i
         layout = game.layout
         before = any(layout.values())
@@ -491,7 +488,7 @@ class Turn:
             game._advance(i)
             return
         seat.checked_mask, seat.checked_pin = seat.mask, seat.sep_animal_as
-        points = game.score_of(seat)
+        points = total(seat.mask, rules, seat.sep_animal_as)
         if points >= rules.target_score and (seat.go_bar is None or points > seat.go_bar):
             if self.is_last:  # RULES.md 7: only stop on a last turn
                 game._event(i, seat.id, "stop", f"{seat.id} reaches {points} points on their last turn: automatic stop")
