@@ -92,7 +92,7 @@ class GameState:
         self.stack_maker: dict[int, str | None] = {}  # month -> who made the ppuk (None: dealt stack)
         self.outcome: str | None = None
         self.winner: str | None = None
-        self.last_go: str | None = None
+        self.go_calls: list[str] = []  # who called go, in order (gobak pays-all needs the latest loser)
         self.expects: str | None = "play"
         self.turn = 0
         self.auto_stop_at: int | None = None  # the move whose last turn stopped automatically
@@ -232,7 +232,8 @@ class GameState:
             self.outcome or "nagari",
             nagari_streak,
             stake,
-            self.last_go,
+            # RULES.md 8: with several go-callers among the losers, the latest to call go pays for all
+            next((pid for pid in reversed(self.go_calls) if pid != self.winner), None),
         )
 
     # --- legal moves ----------------------------------------------------------------------------------
@@ -407,7 +408,7 @@ class GameState:
             return
         seat.go_count += 1
         seat.go_bar = points
-        self.last_go = seat.id
+        self.go_calls.append(seat.id)
         self._event(i, seat.id, "go", f"{seat.id} calls go #{seat.go_count} at {points} points")
         self._advance(i)
 

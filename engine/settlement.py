@@ -48,7 +48,7 @@ class PlayerHand:
 class HandResult:
     """A finished hand as settlement sees it. ``winner`` is None for a nagari.
 
-    ``last_go`` names the player who called go most recently; gobak ``pays-all`` needs it only when
+    ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
     several losers called go.
     """
 

@@ -154,7 +154,7 @@ class SettleRequest(Strict):
         allow_none=True,
         validate=validate.Length(1, MAX_ID_LENGTH),
         metadata={
-            "description": "the player who called go last; needed only for gobak pays-all when several losers called go"
+            "description": "the loser who called go last; needed only for gobak pays-all when several losers called go"
         },
     )
     nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))

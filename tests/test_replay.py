@@ -69,18 +69,26 @@ def settle_body(result) -> dict:
         ],
         "winner": state.winner,
         "outcome": state.outcome,
-        "last_go": state.last_go,
+        "last_go": result.state.hand_result().last_go,
     }
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+# Presets, plus rule sets no preset covers: extra-flip with bonus cards, and no bomb flip turns with bombs.
+RULE_SETS = {
+    **PRESETS,
+    "chips-2p+bonus": resolve({"preset": "chips-2p", "bonus_cards": ["bonus-2a", "bonus-2b", "bonus-3"]}),
+    "korean-3p+no-flips": resolve({"preset": "korean-3p", "bomb_flip_turns": 0, "steal_bonus": 2}),
+}
+
+
+@pytest.mark.parametrize("preset", list(RULE_SETS))
 def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_form(preset):
-    """RULES.md 4-9 over HANDS simulated hands per preset: every step legal, every card in one place."""
-    rules = PRESETS[preset]
+    """RULES.md 4-9 over HANDS simulated hands per rule set: every step legal, every card in one place."""
+    rules = RULE_SETS[preset]
     deck = deck_of(rules)
     outcomes = set()
     for seed in range(HANDS):
-        body = simulate(preset, seed)
+        body = simulate(rules, seed)
         state = GameState(body["players"], rules, **parse_deal(body["deal"]))
         assert_conserved(state, deck)
         for i, raw in enumerate(body["moves"]):
@@ -183,6 +191,53 @@ def test_rules_5_ppuk_with_the_last_card_depends_on_ppuk_on_last_turn(preset, pp
     assert ("ppuk" in types) is ppuk
     month = Move.from_dict(body["moves"][i]).play.month
     assert (len(prefix.state.layout[month]) == 3) is ppuk
+
+
+def _last_turn_events(body, result):
+    """(move index, event type, player) of stealing events made on the player's last turn."""
+    state = GameState(body["players"], result.state.rules, **parse_deal(body["deal"]))
+    found = []
+    for i, raw in enumerate(body["moves"]):
+        move = Move.from_dict(raw, index=i)
+        seat = state.seats[state.turn] if state.expects in ("play", "flip") else None
+        before = len(state.events)
+        state.apply(move)
+        if seat is not None and seat.hand_size == 0 and seat.flip_turns == 0:
+            found += [
+                (i, e.type, e.player)
+                for e in state.events[before:]
+                if e.type in ("chok", "ttadak", "sseul", "stack-capture", "ja-ppuk")
+            ]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("preset", "excluded"),
+    [
+        ("korean-2p", {"chok", "ttadak", "sseul", "stack-capture", "ja-ppuk"}),
+        ("basic-2p", {"chok", "ttadak", "sseul"}),
+        ("chips-2p", set()),
+    ],
+)
+def test_rules_6_no_steal_on_last_turn(preset, excluded):
+    """RULES.md 6: the events listed in no_steal_on_last_turn steal nothing on the player's last turn."""
+    seen = set()
+    for seed in range(3000):
+        body = simulate(preset, seed)
+        result = replay_body(body)
+        for i, type_, player in _last_turn_events(body, result):
+            cause = {"stack-capture": "stack", "ja-ppuk": "ja_ppuk"}.get(type_, type_)
+            steals = [
+                e for e in result.state.events if e.move_index == i and e.type == "steal" and e.data["cause"] == cause
+            ]
+            if type_ in excluded:
+                assert steals == [], (seed, i, type_)
+                seen.add(type_)
+            elif steals:
+                seen.add(type_)
+        if len(seen) >= 3:
+            break
+    assert "chok" in seen
 
 
 def test_rules_9_nagari_when_the_cards_run_out():
