@@ -228,7 +228,9 @@ def test_rules_6_no_steal_on_last_turn(preset, excluded):
         for i, type_, player in _last_turn_events(body, result):
             cause = {"stack-capture": "stack", "ja-ppuk": "ja_ppuk"}.get(type_, type_)
             steals = [
-                e for e in result.state.events if e.move_index == i and e.type == "steal" and e.data["cause"] == cause
+                e
+                for e in result.state.events
+                if e.move_index == i and e.type == "steal" and e.player == player and e.data["cause"] == cause
             ]
             if type_ in excluded:
                 assert steals == [], (seed, i, type_)
