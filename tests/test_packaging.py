@@ -111,3 +111,12 @@ def test_kubernetes_manifests_fit_together():
     assert deployment["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
     assert container["resources"]["requests"]["cpu"]
     assert hpa["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
+
+
+def test_engine_all_lists_exactly_the_public_names():
+    import types
+
+    import engine
+
+    public = {n for n, v in vars(engine).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    assert set(engine.__all__) == public
