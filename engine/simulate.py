@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from .cards import CARDS
-from .game import HAND_SIZE, LAYOUT_SIZE, GameState
+from .game import HAND_SIZE, LAYOUT_SIZE, GameState, parse_deal
 from .rules import RuleSet, resolve
 
 __all__ = ["deal", "simulate"]
@@ -42,8 +42,6 @@ def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict
     rng = random.Random(seed)
     players = list(PLAYER_IDS[: rules.players])
     the_deal = deal(rules, rng)
-    from .game import parse_deal
-
     state = GameState(players, rules, **parse_deal(the_deal))
     moves = []
     while not state.is_over:
