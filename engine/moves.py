@@ -79,7 +79,7 @@ class Move(NamedTuple):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, index: int = 0) -> Move:
         """Read a logged move; raises IllegalMoveError (``bad-move``, ``unknown-card``) naming the move."""
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):  # the exact check first: it is cheap
             raise _bad(index, None, "a move is an object")
         player = data.get("player")
         if not isinstance(player, str) or not player:
