@@ -144,7 +144,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         raise HandError(f"unknown outcome {hand.outcome!r}", code="invalid-outcome")
     if hand.outcome in ("nagari", "redeal"):
         if hand.winner is not None:
-            raise HandError("a nagari has no winner", code="invalid-outcome", player=hand.winner)
+            raise HandError(f"a {hand.outcome} has no winner", code="invalid-outcome", player=hand.winner)
         return
     if hand.winner is None:
         raise HandError(f"a {hand.outcome} hand needs a winner", code="unknown-winner")
@@ -315,7 +315,7 @@ def _gobak_payer(hand: HandResult, losers: Sequence[PlayerHand], rules: RuleSet)
     if hand.last_go in callers:
         return hand.last_go
     raise HandError(
-        f"{' and '.join(callers)} all called go: say which called last with last_go (gobak pays-all)",
+        f"{' and '.join(callers)} called go: say which called last with last_go (gobak pays-all)",
         code="last-go-required",
     )
 
@@ -357,6 +357,7 @@ def _payment_line(p: Payment, base: int, stake: int) -> str:
         own *= f.factor
     sum_ = " ".join(parts)
     if p.covers:
-        sum_ = f"{sum_} = {own}, + " + " + ".join(f"{pts} for {who}" for who, pts in p.covers)
+        own_share = f"{sum_} = {own}" if len(parts) > 1 else sum_
+        sum_ = f"{own_share}, + " + " + ".join(f"{pts} for {who}" for who, pts in p.covers)
     money = f" ({p.amount} at a stake of {stake} a point)" if stake != 1 else ""
     return f"{p.payer} pays {p.payee} {sum_} = {p.points} points{money}"
