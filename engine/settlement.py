@@ -303,7 +303,7 @@ def _pibak_reason(w: str, wscore: Score, loser: PlayerHand, lscore: Score, rules
         return None
     if rules.sep_animal_protects and lscore.sep_animal_as == "animal" and not is_pibak(units + 2):
         return None  # RULES.md 3: the loser's cup counts as 2 junk units when that avoids pibak
-    return f"{w} scores junk and {loser.id} has {units} junk units, at most {limit} (pibak)"
+    return f"{w} scores junk and {loser.id} has {units} junk units ({limit} or fewer is pibak)"
 
 
 def _gobak_payer(hand: HandResult, losers: Sequence[PlayerHand], rules: RuleSet) -> str | None:
