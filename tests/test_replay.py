@@ -8,6 +8,8 @@ import os
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, replay, resolve
 from engine.game import parse_deal
@@ -464,3 +466,53 @@ def test_replay_malformed_moves(client, move, code):
 def test_replay_schema_errors(client, body, path):
     problem = assert_problem(client.post("/v1/replay", json=body), 422, "validation-error")
     assert path in problem["errors"]
+
+
+@st.composite
+def corrupted_logs(draw):
+    """A simulated log with one random corruption: a move dropped, repeated or swapped, a field rewritten."""
+    preset = draw(st.sampled_from(list(PRESETS)))
+    body = copy.deepcopy(simulate(preset, draw(st.integers(0, 500))))
+    moves = body["moves"]
+    if not moves:
+        return body
+    i = draw(st.integers(0, len(moves) - 1))
+    kind = draw(st.sampled_from(["drop", "repeat", "swap", "card", "player", "field", "call"]))
+    if kind == "drop":
+        del moves[i]
+    elif kind == "repeat":
+        moves.insert(i, copy.deepcopy(moves[i]))
+    elif kind == "swap":
+        j = draw(st.integers(0, len(moves) - 1))
+        moves[i], moves[j] = moves[j], moves[i]
+    elif kind == "card":
+        fields = [k for k, v in moves[i].items() if isinstance(v, str) and k not in ("player", "call")]
+        if fields:
+            moves[i][draw(st.sampled_from(fields))] = draw(st.sampled_from([c.id for c in CARDS]))
+    elif kind == "player":
+        moves[i]["player"] = draw(st.sampled_from([*body["players"], "Z"]))
+    elif kind == "field":
+        moves[i][draw(st.sampled_from(["capture", "draw_capture", "flip", "bonus", "shake", "bomb"]))] = draw(
+            st.one_of(
+                st.sampled_from([c.id for c in CARDS]),
+                st.booleans(),
+                st.lists(st.sampled_from([c.id for c in CARDS]), max_size=4),
+            )
+        )
+    else:
+        moves.insert(
+            i, {"player": draw(st.sampled_from(body["players"])), "call": draw(st.sampled_from(["go", "stop"]))}
+        )
+    return body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corrupted_logs())
+def test_any_corrupted_log_is_answered_200_or_a_422_problem_never_a_crash(app, body):
+    resp = app.test_client().post("/v1/replay", json=body)
+    assert resp.status_code in (200, 422), resp.get_data(as_text=True)
+    if resp.status_code == 422:
+        problem = resp.get_json()
+        assert problem["code"] and problem["detail"]
+        if problem["code"] not in ("validation-error", "bad-deal"):
+            assert 0 <= problem["move_index"] < len(body["moves"])
