@@ -1,17 +1,17 @@
 """Request and response examples for the OpenAPI document.
 
-Responses are computed by the engine from the requests at import, so an example can never show a result
-the service would not give (and tests post every request example and compare).
+Responses are computed from the requests at import, by the same functions the views call, so an example
+can never show a result the service would not give (and tests post every request example and compare).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine import HandResult, PlayerHand, parse_cards, replay, resolve, score, settle
 from engine.simulate import simulate
 
-from ..schemas import echo, replay_json, score_json, settlement_json
+from ..answers import replay_answer, score_answer, settle_answer
+from ..schemas import ReplayRequest, ScoreRequest, SettleRequest
 
 SCORE_REQUEST: dict[str, Any] = {
     "rules": "korean-2p",
@@ -55,25 +55,8 @@ SETTLE_3P_REQUEST: dict[str, Any] = {
 SETTLE_REQUESTS = {"stop": SETTLE_REQUEST, "three-players-overrides": SETTLE_3P_REQUEST}
 
 
-def _score(req: dict[str, Any]) -> dict[str, Any]:
-    rules = resolve(req["rules"])
-    return {**score_json(score(parse_cards(req["cards"]), rules)), **echo(rules)}
-
-
-def _settle(req: dict[str, Any]) -> dict[str, Any]:
-    rules = resolve(req["rules"], players=len(req["players"]))
-    players = tuple(
-        PlayerHand(
-            p["id"], tuple(parse_cards(p["captured"])), p.get("go_count", 0), p.get("shakes", 0), p.get("bombs", 0)
-        )
-        for p in req["players"]
-    )
-    result = settle(HandResult(players, req["winner"], stake=req.get("stake", 1)), rules)
-    return {**settlement_json(result), **echo(rules)}
-
-
-SCORE_RESPONSE = _score(SCORE_REQUEST)
-SETTLE_RESPONSES = {name: _settle(req) for name, req in SETTLE_REQUESTS.items()}
+SCORE_RESPONSE = score_answer(ScoreRequest().load(SCORE_REQUEST))
+SETTLE_RESPONSES = {name: settle_answer(SettleRequest().load(req)) for name, req in SETTLE_REQUESTS.items()}
 
 
 # A physical game logged card by card: hands and stock hidden, every turn says its draw.
@@ -103,9 +86,4 @@ REPLAY_LIVE_REQUEST: dict[str, Any] = {
 REPLAY_REQUESTS = {"live-hidden-hands": REPLAY_LIVE_REQUEST, "full-deal": simulate("korean-2p", 1)}
 
 
-def _replay(req: dict[str, Any]) -> dict[str, Any]:
-    rules = resolve(req["rules"], players=len(req["players"]))
-    return {**replay_json(replay(req["players"], rules, req["deal"], req["moves"]), 1), **echo(rules)}
-
-
-REPLAY_RESPONSES = {name: _replay(req) for name, req in REPLAY_REQUESTS.items()}
+REPLAY_RESPONSES = {name: replay_answer(ReplayRequest().load(req)) for name, req in REPLAY_REQUESTS.items()}

@@ -7,17 +7,13 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
-from engine import HandResult, PlayerHand, parse_cards, resolve, score, settle
-
+from ..answers import score_answer, settle_answer
 from ..parsing import GoStopBlueprint
 from ..schemas import (
     ScoreRequest,
     ScoreResponse,
     SettleRequest,
     SettleResponse,
-    echo,
-    score_json,
-    settlement_json,
 )
 from . import examples
 
@@ -35,11 +31,7 @@ def post_score(body: dict[str, Any]) -> ResponseReturnValue:
     Only combinations that score are listed. `sep_animal_as` pins the cup where the rules let the
     holder choose; without it the cup goes where it scores more (an animal on a tie).
     """
-    rules = resolve(body["rules"])
-    cards = parse_cards(body["cards"])
-    rules.check_bonus(cards)
-    result = score(cards, rules, sep_animal_as=body["sep_animal_as"])
-    return jsonify({**score_json(result), **echo(rules)})
+    return jsonify(score_answer(body))
 
 
 @blp.route("/settle", methods=["POST"])
@@ -57,24 +49,4 @@ def post_settle(body: dict[str, Any]) -> ResponseReturnValue:
     `winner` is the player who stopped; `null` settles a nagari. Every factor applied to a loser is
     listed with a reason, and a loser who pays nothing still has a row saying why.
     """
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    hand = HandResult(
-        players=tuple(
-            PlayerHand(
-                p["id"],
-                tuple(parse_cards(p["captured"], owner=p["id"])),
-                p["go_count"],
-                p["shakes"],
-                p["bombs"],
-                p["sep_animal_as"],
-            )
-            for p in players
-        ),
-        winner=body["winner"],
-        outcome=body["outcome"] or ("stop" if body["winner"] is not None else "nagari"),
-        nagari_streak=body["nagari_streak"],
-        stake=body["stake"],
-        last_go=body["last_go"],
-    )
-    return jsonify({**settlement_json(settle(hand, rules)), **echo(rules)})
+    return jsonify(settle_answer(body))

@@ -7,10 +7,9 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
-from engine import replay, resolve
-
+from ..answers import replay_answer
 from ..parsing import GoStopBlueprint
-from ..schemas import ReplayRequest, ReplayResponse, echo, replay_json
+from ..schemas import ReplayRequest, ReplayResponse
 from . import examples
 
 blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
@@ -33,9 +32,4 @@ def post_replay(body: dict[str, Any]) -> ResponseReturnValue:
     is `in_progress` with who moves `next` and what is expected. The first illegal move is answered with
     422 and problem details naming it (`move_index`, `code`, `detail`).
     """
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    result = replay(
-        players, rules, body["deal"], body["moves"], nagari_streak=body["nagari_streak"], stake=body["stake"]
-    )
-    return jsonify({**replay_json(result, body["stake"]), **echo(rules)})
+    return jsonify(replay_answer(body))
