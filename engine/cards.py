@@ -142,15 +142,14 @@ CARDS: tuple[Card, ...] = _build()
 """Every card in catalog order (RULES.md 1)."""
 
 CARD_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
-_BY_ID = CARD_BY_ID
-CUP: Card = _BY_ID["sep-animal"]
+CUP: Card = CARD_BY_ID["sep-animal"]
 BONUS_IDS: tuple[str, ...] = tuple(card.id for card in CARDS if card.kind == BONUS)
 
 
 def by_id(card_id: str) -> Card:
     """The card with this id; raises CardError(code="unknown-card") for anything else."""
     try:
-        return _BY_ID[card_id]
+        return CARD_BY_ID[card_id]
     except (KeyError, TypeError):
         raise CardError(f"{card_id!r} is not a card id", code="unknown-card", card=card_id) from None
 
@@ -162,7 +161,7 @@ def parse_cards(ids: Iterable[str], *, owner: str | None = None) -> list[Card]:
     where = f" in {owner}" if owner else ""
     for card_id in ids:
         try:
-            card = _BY_ID[card_id]
+            card = CARD_BY_ID[card_id]
         except (KeyError, TypeError):
             raise CardError(
                 f"{card_id!r}{where} is not a card id", code="unknown-card", card=card_id, player=owner

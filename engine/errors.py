@@ -22,7 +22,6 @@ class GoStopError(ValueError):
 
     code: str = "invalid"
     title: str = "Invalid request"
-    code_is_move: bool = False
 
     def __init__(self, detail: str, *, code: str | None = None, **context: Any) -> None:
         super().__init__(detail)
@@ -59,7 +58,6 @@ class IllegalMoveError(GoStopError):
 
     code = "illegal-move"
     title = "Illegal move"
-    code_is_move = True
 
     def __init__(self, detail: str, *, code: str, move_index: int | None, **context: Any) -> None:
         super().__init__(detail, code=code, move_index=move_index, **context)

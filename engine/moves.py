@@ -27,24 +27,6 @@ from .errors import IllegalMoveError
 __all__ = ["Move"]
 
 
-_FIELDS = frozenset(
-    {
-        "player",
-        "play",
-        "capture",
-        "draw",
-        "draw_capture",
-        "shake",
-        "bomb",
-        "flip",
-        "bonus",
-        "bonus_flipped",
-        "call",
-        "sep_animal_as",
-    }
-)
-
-
 class Move(NamedTuple):
     """One entry of a move log. Build with ``Move.from_dict`` or directly with Card values."""
 

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, Response, current_app
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from engine import GoStopError
+from engine import GoStopError, IllegalMoveError
 
 PROBLEM_TYPE = "application/problem+json"
 TYPE_BASE = "https://gostop.dev/problems/"
@@ -74,7 +74,7 @@ def handle_http(error: HTTPException) -> Response:
 
 def handle_rules(error: GoStopError) -> Response:
     extra = {k: v for k, v in error.context.items() if isinstance(v, (str, int))}
-    slug = "illegal-move" if error.code_is_move else error.code
+    slug = "illegal-move" if isinstance(error, IllegalMoveError) else error.code
     return problem(422, error.title, error.detail, type_=TYPE_BASE + slug, code=error.code, **extra)
 
 

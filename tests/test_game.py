@@ -206,16 +206,7 @@ def test_rules_5_sseul_and_ttadak_steal_each_and_pay_first_turn_ttadak():
 
 
 def test_rules_8_first_turn_ppuk_payments_need_consecutive_ppuks():
-    lay = [
-        "jan-bright",
-        "feb-junk-1",
-        "mar-ribbon",
-        "apr-junk-1",
-        "may-animal",
-        "jun-junk-1",
-        "aug-junk-2",
-        "oct-ribbon",
-    ]
+    lay = BASE
     r = run(
         [
             m("A", "jan-junk-1", "jan-junk-2"),
