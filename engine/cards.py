@@ -12,7 +12,7 @@ used for every tie-break (RULES.md 1) and a cheap key for sets and sorting.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import CardError
 
@@ -33,6 +33,10 @@ class Card:
     tags: tuple[str, ...]
     name_en: str
     name_ko: str
+    bit: int = field(init=False, repr=False)  # 1 << index: the card's bit in a card mask
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bit", 1 << self.index)
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"

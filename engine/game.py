@@ -29,7 +29,7 @@ from .cards import CARDS, CUP, Card, by_id
 from .errors import CardError, IllegalMoveError
 from .moves import Move
 from .rules import RuleSet
-from .scoring import total
+from .scoring import mask_of, total
 from .settlement import HandResult, PlayerHand, Settlement, settle
 from .table import Event, InstantPayment, Seat, card_list
 from .turn import Turn
@@ -60,6 +60,12 @@ _STEAL_GROUPS = {
 def _deck(bonus_cards: tuple[str, ...]) -> tuple[Card, ...]:
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
     return tuple(c for c in CARDS if c.kind != "bonus" or c.id in bonus_cards)
+
+
+@lru_cache(maxsize=8)
+def _unused_bonus_mask(bonus_cards: tuple[str, ...]) -> int:
+    """The bonus cards a rule set leaves out of the deck, as a card mask."""
+    return mask_of(c for c in CARDS if c.kind == "bonus" and c.id not in bonus_cards)
 
 
 def _has_four_of_a_month(hand: Iterable[Card]) -> bool:
@@ -127,6 +133,7 @@ class GameState:
         for month, cards in self.layout.items():
             if len(cards) == 3:
                 self.stack_maker[month] = None
+        self.layout_empty = not any(self.layout.values())  # for sseul: was the layout empty before a turn
         self._deal_outcome()
         if self.expects is not None:
             self._set_next(0)
@@ -149,15 +156,29 @@ class GameState:
             raise bad(f"{rules.preset} is played by {rules.players} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise bad("a player id is used twice")
-        where: dict[Card, str] = {}
+        unused_bonus = _unused_bonus_mask(rules.bonus_cards)
+        placed: list[tuple[Sequence[Card], str]] = []
+        seen = 0  # mask of the cards placed so far
 
-        def place(cards: Iterable[Card], name: str) -> None:
-            for card in cards:
-                if card.kind == "bonus" and card.id not in rules.bonus_cards:
-                    raise bad(f"{card.id} is a bonus card {rules.preset} does not use", card=card.id)
-                if card in where:
-                    raise bad(f"{card.id} is dealt twice ({where[card]} and {name})", card=card.id)
-                where[card] = name
+        def place(cards: Sequence[Card], name: str) -> None:
+            nonlocal seen
+            mask = mask_of(cards)
+            if mask & (seen | unused_bonus) or mask.bit_count() != len(cards):
+                raise misdealt([*placed, (cards, name)])
+            seen |= mask
+            placed.append((cards, name))
+
+        def misdealt(groups: list[tuple[Sequence[Card], str]]) -> IllegalMoveError:
+            """Name the first card of the deal that is an unused bonus card or dealt twice."""
+            where: dict[Card, str] = {}
+            for cards, name in groups:
+                for card in cards:
+                    if card.kind == "bonus" and card.id not in rules.bonus_cards:
+                        return bad(f"{card.id} is a bonus card {rules.preset} does not use", card=card.id)
+                    if card in where:
+                        return bad(f"{card.id} is dealt twice ({where[card]} and {name})", card=card.id)
+                    where[card] = name
+            raise AssertionError("place() found no culprit")  # pragma: no cover
 
         regular = [c for c in layout if c.kind != "bonus"]
         if len(regular) != LAYOUT_SIZE[rules.players]:
@@ -180,8 +201,8 @@ class GameState:
                 raise bad(f"the stock has {len(stock)} cards, not {expected}")
             if hands is not None:
                 deck_size = 48 + len(rules.bonus_cards)
-                if len(where) != deck_size:
-                    raise bad(f"hands, layout and stock hold {len(where)} cards, not the {deck_size} of the deck")
+                if seen.bit_count() != deck_size:
+                    raise bad(f"hands, layout and stock hold {seen.bit_count()} cards, not the {deck_size} of the deck")
 
     def _deal_outcome(self) -> None:
         rules = self.rules
@@ -350,11 +371,10 @@ class GameState:
             raise IllegalMoveError(
                 f"{move.player!r} is not a player of this hand", code="not-your-turn", move_index=i, player=move.player
             )
-        kind = move.kind
-        if kind == "declare":
-            self._declare(move, i)
-        elif kind == "call":
+        if move.call is not None:
             self._call(move, i)
+        elif move.sep_animal_as is not None and move.kind == "declare":
+            self._declare(move, i)
         else:
             who = self.order[self.turn]
             if self.expects == "call":
@@ -415,9 +435,9 @@ class GameState:
     def _advance(self, i: int | None) -> None:
         """Hand the turn to the next player who still has something to play, or end in nagari."""
         seats = self.seats
-        n = len(seats)
-        for step in range(1, n + 1):
-            j = (self.turn + step) % n
+        j = self.turn
+        for _ in seats:
+            j = j + 1 if j + 1 < len(seats) else 0
             seat = seats[j]
             if seat.hand or seat.hidden or seat.flip_turns:
                 self.turn = j

@@ -122,17 +122,17 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The bitmask of a set of cards (bit i = catalog index i)."""
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        mask |= card.bit
     return mask
 
 
+# Per double_junk: the masks of the cards worth 1, 2 and 3 junk units.
+_UNIT_MASKS = {True: (_SINGLE, _DOUBLE | _BONUS2, _BONUS3), False: (_SINGLE | _DOUBLE, _BONUS2, _BONUS3)}
+
+
 def _units(mask: int, rules: RuleSet) -> int:
-    return (
-        (mask & _SINGLE).bit_count()
-        + (mask & _DOUBLE).bit_count() * (2 if rules.double_junk else 1)
-        + (mask & _BONUS2).bit_count() * 2
-        + (mask & _BONUS3).bit_count() * 3
-    )
+    one, two, three = _UNIT_MASKS[rules.double_junk]
+    return (mask & one).bit_count() + (mask & two).bit_count() * 2 + (mask & three).bit_count() * 3
 
 
 def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:

@@ -7,7 +7,7 @@ ppuks, turns, flip-only turns owed after a bomb).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -62,14 +62,16 @@ class Seat:
     def hand_size(self) -> int:
         return len(self.hand) + self.hidden
 
-    def gain(self, cards: Iterable[Card]) -> None:
+    def gain(self, cards: Sequence[Card]) -> None:
+        self.captured.extend(cards)
+        mask = self.mask
         for card in cards:
-            self.captured.append(card)
-            self.mask |= 1 << card.index
+            mask |= card.bit
+        self.mask = mask
 
     def lose(self, card: Card) -> None:
         self.captured.remove(card)
-        self.mask &= ~(1 << card.index)
+        self.mask &= ~card.bit
 
 
 def card_list(cards: Iterable[Card]) -> str:

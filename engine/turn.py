@@ -163,7 +163,7 @@ class Turn:
             self.played = [move.play]
             self.h_choice = self._match(move.play, move.capture, "capture")
 
-        hand_after = seat.hand_size + self.hidden_in + (self.hand_in is not None) - len(self.known_out)
+        hand_after = len(seat.hand) + seat.hidden + self.hidden_in + (self.hand_in is not None) - len(self.known_out)
         flips_after = seat.flip_turns - move.flip + (rules.bomb_flip_turns if move.bomb else 0)
         self.is_last = hand_after == 0 and flips_after == 0
 
@@ -274,34 +274,31 @@ class Turn:
     def commit(self) -> None:
         game, seat, move, rules, i = self.game, self.seat, self.move, self.game.rules, self.i
         layout = game.layout
-        before = any(layout.values())
         took_any = False
         last = self.is_last
         events: list[str] = []
         ppuk = False
 
         # hand and stock bookkeeping
-        seat.hidden += self.hidden_in - self.hidden_out
+        hand, unseen = seat.hand, game.unseen
+        if self.hidden_out or self.hidden_in:
+            seat.hidden += self.hidden_in - self.hidden_out
         if self.hand_in is not None:
-            seat.hand.add(self.hand_in)
+            hand.add(self.hand_in)
         for card in self.known_out:
-            seat.hand.discard(card)
-            game.unseen.discard(card)
-        for card in self.shown:
-            game.unseen.discard(card)
+            hand.discard(card)
+            unseen.discard(card)
         if self.shown:
-            hidden_shown = [c for c in self.shown if c not in seat.hand and c not in self.known_out]
-            seat.hand.update(hidden_shown)
+            unseen.difference_update(self.shown)
+            hidden_shown = [c for c in self.shown if c not in hand and c not in self.known_out]
+            hand.update(hidden_shown)
             seat.hidden -= len(hidden_shown)
         if self.draw is not None:
-            game.unseen.discard(self.draw)
-        for card in self.bonus_flips:
-            game.unseen.discard(card)
-        extra_flip = self.bonus is not None and rules.bonus_from_hand == "extra-flip" and self.played
-        if extra_flip:
-            game.unseen.discard(self.played[0])
-        game.stock_pos += self.stock_used if game.stock is not None else 0
-        game.stock_left -= self.stock_used
+            unseen.discard(self.draw)
+        if self.stock_used:
+            if game.stock is not None:
+                game.stock_pos += self.stock_used
+            game.stock_left -= self.stock_used
         if move.flip:
             seat.flip_turns -= 1
         seat.turns += 1
@@ -311,11 +308,8 @@ class Turn:
             game._event(
                 i, seat.id, "shake", f"{seat.id} shakes {card_list(self.shown)}", cards=[c.id for c in self.shown]
             )
-        gains = ([self.bonus] if self.bonus else []) + self.bonus_flips
-        for card in gains:
-            seat.gain([card])
-            game._event(i, seat.id, "bonus", f"{seat.id} gains {card.id}", card=card.id)
-            game.steal(seat, rules.steal("bonus", last), "bonus", i)
+        if self.bonus is not None or self.bonus_flips:
+            self._gain_bonus_cards()
 
         # the played card (or bomb) meets the layout
         h = self.played[0] if self.played else None
@@ -421,13 +415,25 @@ class Turn:
                     here.remove(card)
             seat.gain(pending)
             took_any = True
-        if before and not any(layout.values()):
+        was_empty, game.layout_empty = game.layout_empty, not any(layout.values())
+        if game.layout_empty and not was_empty:
             game._event(i, seat.id, "sseul", f"{seat.id} sweeps the layout clean (sseul)")
             events.append("sseul")
         for event in events:
             game.steal(seat, rules.steal(event, last), event, i)
 
         self._after_turn(took_any, ppuk, "ttadak" in events)
+
+    def _gain_bonus_cards(self) -> None:
+        """The bonus card played and those the stock turned up go to the captures, each stealing."""
+        game, seat, rules, i = self.game, self.seat, self.game.rules, self.i
+        game.unseen.difference_update(self.bonus_flips)
+        if self.bonus is not None and rules.bonus_from_hand == "extra-flip" and self.played:
+            game.unseen.discard(self.played[0])  # the stock top played as if from hand
+        for card in ([self.bonus] if self.bonus else []) + self.bonus_flips:
+            seat.gain([card])
+            game._event(i, seat.id, "bonus", f"{seat.id} gains {card.id}", card=card.id)
+            game.steal(seat, rules.steal("bonus", self.is_last), "bonus", i)
 
     def _take_stack(self, card: Card) -> str:
         """``card`` takes the stack of three on its month (RULES.md 5); returns the stealing event."""
