@@ -20,10 +20,9 @@ flipped card must simply be one nobody has seen.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CARDS, CUP, Card, by_id
 from .errors import CardError, IllegalMoveError
@@ -491,8 +490,7 @@ class GameState:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
+class Replay(NamedTuple):
     """A replayed log: the final state, and its settlement when the hand is over."""
 
     state: GameState

@@ -18,7 +18,7 @@ A move is either a *turn* or a *call*:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .cards import CARD_BY_ID, Card
@@ -70,21 +70,10 @@ class Move(NamedTuple):
         for key, value in data.items():
             if value is None or key == "player":
                 continue
-            slot = _SLOT.get(key)
-            if slot is None:
+            read = _READERS.get(key)
+            if read is None:
                 raise _bad(index, player, f"unknown field {key!r}")
-            if slot in _CARD_SLOTS:
-                values[slot] = _card(value, key, index, player)
-            elif slot in _LIST_SLOTS:
-                values[slot] = _cards(value, key, index, player)
-            elif key == "call" and value not in ("go", "stop"):
-                raise _bad(index, player, "call is 'go' or 'stop'")
-            elif key == "flip" and not isinstance(value, bool):
-                raise _bad(index, player, "flip is true or false")
-            elif key == "sep_animal_as" and value not in ("animal", "junk"):
-                raise _bad(index, player, "sep_animal_as is 'animal' or 'junk'")
-            else:
-                values[slot] = value
+            values[_SLOT[key]] = read(value, key, index, player)
         move = tuple.__new__(cls, values)
         why = move._form_error()
         if why:
@@ -93,30 +82,26 @@ class Move(NamedTuple):
 
     def _form_error(self) -> str | None:
         """Why the fields do not make one move of a known form (None when they do)."""
-        if self.call is not None:
+        _, play, capture, draw, draw_capture, shake, bomb, flip, bonus, bonus_flipped, call, sep_animal_as = self
+        if call is not None:
             if (
-                self[1:7] != _NO_TURN
-                or self.flip
-                or self.bonus
-                or self.bonus_flipped is not None
-                or self.sep_animal_as is not None
+                (play or capture or draw or draw_capture or shake or bomb or flip or bonus)
+                or bonus_flipped is not None
+                or sep_animal_as is not None
             ):
                 return "a call carries nothing but the player and the call"
             return None
-        if self.kind == "declare":
-            if self.capture or self.draw or self.draw_capture or self.shake or self.bonus_flipped:
+        if sep_animal_as is not None and play is None and not bomb and not flip and bonus is None:  # a declaration
+            if capture or draw or draw_capture or shake or bonus_flipped:
                 return "a cup declaration carries nothing but the player and sep_animal_as"
             return None
-        forms = (
-            (self.bomb != ()) + self.flip + (self.bonus is not None) + (self.play is not None and self.bonus is None)
-        )
-        if forms != 1:
+        if (bomb != ()) + flip + (bonus is not None) + (play is not None and bonus is None) != 1:
             return "a turn is exactly one of: play, shake + play, bomb, flip, bonus (+ play)"
-        if self.shake and (self.play is None or self.bonus is not None):
+        if shake and (play is None or bonus is not None):
             return "a shake shows three cards and plays one of them"
-        if (self.bomb or self.flip) and self.capture is not None:
+        if (bomb or flip) and capture is not None:
             return "capture names the layout card a played card takes; a bomb or flip plays none"
-        if self.sep_animal_as is not None:
+        if sep_animal_as is not None:
             return "declare the cup in a move of its own"
         return None
 
@@ -143,9 +128,6 @@ class Move(NamedTuple):
 
 
 _SLOT = {name: i for i, name in enumerate(Move._fields)}
-_NO_TURN = (None, None, None, None, (), ())  # play, capture, draw, draw_capture, shake, bomb all unset
-_CARD_SLOTS = frozenset(_SLOT[n] for n in ("play", "capture", "draw", "draw_capture", "bonus"))
-_LIST_SLOTS = frozenset(_SLOT[n] for n in ("shake", "bomb", "bonus_flipped"))
 
 
 def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
@@ -153,19 +135,38 @@ def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
 
 
 def _card(value: Any, name: str, index: int, player: str) -> Card:
-    card = CARD_BY_ID.get(value) if isinstance(value, str) else None
-    if card is None:
+    try:
+        return CARD_BY_ID[value]
+    except (KeyError, TypeError):  # not an id, or not even a string
         raise IllegalMoveError(
             f"{player}'s {name} {value!r} is not a card id",
             code="unknown-card",
             move_index=index,
             player=player,
             card=str(value),
-        )
-    return card
+        ) from None
 
 
 def _cards(value: Any, name: str, index: int, player: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise _bad(index, player, f"{name} is a list of card ids")
     return tuple(_card(v, name, index, player) for v in value)
+
+
+def _choice(*allowed: Any, message: str) -> Callable[[Any, str, int, str], Any]:
+    def read(value: Any, name: str, index: int, player: str) -> Any:
+        if value not in allowed or type(value) is not type(allowed[0]):  # 1 is not True
+            raise _bad(index, player, message)
+        return value
+
+    return read
+
+
+# How each field of a logged move is read (the player is read first, separately).
+_READERS: dict[str, Callable[[Any, str, int, str], Any]] = {
+    **dict.fromkeys(("play", "capture", "draw", "draw_capture", "bonus"), _card),
+    **dict.fromkeys(("shake", "bomb", "bonus_flipped"), _cards),
+    "flip": _choice(True, False, message="flip is true or false"),
+    "call": _choice("go", "stop", message="call is 'go' or 'stop'"),
+    "sep_animal_as": _choice("animal", "junk", message="sep_animal_as is 'animal' or 'junk'"),
+}

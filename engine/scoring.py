@@ -9,7 +9,7 @@ never both.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import ANIMAL, BONUS, BRIGHT, CARDS, CUP, JUNK, RIBBON, Card
@@ -18,7 +18,6 @@ from .rules import RuleSet
 __all__ = ["COMBINATIONS", "Item", "Score", "junk_units", "score"]
 
 COMBINATIONS = ("brights", "animals", "godori", "ribbons", "hongdan", "cheongdan", "chodan", "junk")
-_ORDER = {name: i for i, name in enumerate(COMBINATIONS)}
 _SET_POINTS = {"godori": 5, "hongdan": 3, "cheongdan": 3, "chodan": 3}
 _CUP_AS_JUNK_UNITS = 2
 
@@ -36,8 +35,7 @@ class Item(NamedTuple):
         return _cards(self.mask)
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     """A player's combination score. ``sep_animal_as`` is "animal", "junk", or None without the cup."""
 
     total: int
@@ -81,6 +79,10 @@ _BONUS2 = _mask(lambda c: c.kind == BONUS and c.junk_units == 2)
 _BONUS3 = _mask(lambda c: c.kind == BONUS and c.junk_units == 3)
 _CUP = 1 << CUP.index
 _SETS = tuple((name, sum(1 << c.index for c in CARDS if name in c.tags), pts) for name, pts in _SET_POINTS.items())
+_GODORI, _RIBBON_SETS = _SETS[0], _SETS[1:]  # godori is listed before ribbons, the ribbon sets after
+
+
+_BIT = attrgetter("bit")
 
 
 def _cards(mask: int) -> tuple[Card, ...]:
@@ -104,26 +106,28 @@ def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tupl
     n = animals.bit_count()
     if n >= 5:
         items.append(Item("animals", n - 4, animals))
-    for name, members, points in _SETS:
-        if mask & members == members:
-            items.append(Item(name, points, members))
+    name, members, points = _GODORI
+    if mask & members == members:
+        items.append(Item(name, points, members))
     ribbons = mask & _RIBBONS
     n = ribbons.bit_count()
     if n >= 5:
         items.append(Item("ribbons", n - 4, ribbons))
+    for name, members, points in _RIBBON_SETS:
+        if mask & members == members:
+            items.append(Item(name, points, members))
     if units >= 10:
         items.append(Item("junk", units - 9, junk))
-    if len(items) > 1:
-        items.sort(key=lambda item: _ORDER[item.combination])
-    return sum(item.points for item in items), tuple(items)
+    return sum(item.points for item in items), tuple(items)  # in COMBINATIONS order
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """The bitmask of a set of cards (bit i = catalog index i)."""
-    mask = 0
-    for card in cards:
-        mask |= card.bit
-    return mask
+    """The bitmask of distinct cards (bit i = catalog index i).
+
+    A sum, not an OR, because it runs in C: for distinct cards the two are equal, and a repeated card
+    carries into another bit, so ``mask_of(cards).bit_count() < len(cards)`` is how callers spot repeats.
+    """
+    return sum(map(_BIT, cards))
 
 
 # Per double_junk: the masks of the cards worth 1, 2 and 3 junk units.
@@ -183,11 +187,12 @@ def score(cards: Iterable[Card], rules: RuleSet, *, sep_animal_as: str | None = 
         return Score(points, items, brights, animals.bit_count(), ribbons, units, None)
 
     placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
-    as_animal = _evaluate(mask, animals | _CUP, junk, units)
-    if placement != "animal":
-        as_junk = _evaluate(mask, animals, junk | _CUP, units + _CUP_AS_JUNK_UNITS)
-        if placement == "junk" or as_junk[0] > as_animal[0]:
-            points, items = as_junk
-            return Score(points, items, brights, animals.bit_count(), ribbons, units + _CUP_AS_JUNK_UNITS, "junk")
-    points, items = as_animal
+    if placement is None:  # only the animal and junk points depend on where the cup goes
+        n = animals.bit_count()
+        as_junk = _animal_and_junk_points(n, units + _CUP_AS_JUNK_UNITS)
+        placement = "junk" if as_junk > _animal_and_junk_points(n + 1, units) else "animal"
+    if placement == "junk":
+        points, items = _evaluate(mask, animals, junk | _CUP, units + _CUP_AS_JUNK_UNITS)
+        return Score(points, items, brights, animals.bit_count(), ribbons, units + _CUP_AS_JUNK_UNITS, "junk")
+    points, items = _evaluate(mask, animals | _CUP, junk, units)
     return Score(points, items, brights, animals.bit_count() + 1, ribbons, units, "animal")

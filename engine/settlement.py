@@ -17,8 +17,9 @@ calls it on the hand it played out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple
 
 from .cards import CUP, Card
 from .errors import CardError, HandError
@@ -32,8 +33,7 @@ OUTCOMES = ("stop", "nagari", "redeal", *INSTANT_WINS)
 _INSTANT_KNOB = {"chongtong": "chongtong_points", "three-ppuk": "three_ppuk_points", "heodang": "heodang_points"}
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerHand:
+class PlayerHand(NamedTuple):
     """What one player ended the hand with: captured cards and calls."""
 
     id: str
@@ -44,8 +44,7 @@ class PlayerHand:
     sep_animal_as: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """A finished hand as settlement sees it. ``winner`` is None for a nagari.
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
@@ -60,8 +59,7 @@ class HandResult:
     last_go: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Factor:
+class Factor(NamedTuple):
     """One multiplier applied to a loser's payment, with the reason in words."""
 
     rule: str
@@ -69,8 +67,7 @@ class Factor:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """What one loser pays the winner. ``covers`` lists shares paid for other losers (gobak pays-all)."""
 
     payer: str
@@ -81,8 +78,7 @@ class Payment:
     covers: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     outcome: str
     winner: str | None
     score: Score | None
@@ -90,7 +86,7 @@ class Settlement:
     payments: tuple[Payment, ...]
     explanation: tuple[str, ...]
     nagari_factor: int = 1
-    scores: dict[str, Score] = field(default_factory=dict)
+    scores: Mapping[str, Score] = MappingProxyType({})  # every player's score, by id
 
 
 def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, str]:

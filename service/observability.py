@@ -1,5 +1,9 @@
 """Request ids, one JSON access-log line per request, and Prometheus metrics (``GET /metrics``).
 
+The access log is not a ``logging`` logger: building a LogRecord per request cost more than the engine's
+whole work on a score request, so each line is one unbuffered write of its bytes (to stderr by default).
+A line is far under PIPE_BUF (4 KiB), so lines from several gunicorn workers never interleave.
+
 Metrics work under several gunicorn workers through prometheus-client's multiprocess mode: gunicorn's
 config sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers import this module, and /metrics aggregates
 every worker's samples. Without that variable (tests, ``flask run``) the process's own registry is used.
@@ -7,14 +11,13 @@ every worker's samples. Without that variable (tests, ``flask run``) the process
 
 from __future__ import annotations
 
-import logging
 import os
+import random
 import re
-import sys
 import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 from flask import Flask, Response
@@ -45,23 +48,16 @@ LATENCY = Histogram(
 )
 
 
-class _AccessLogger(logging.Logger):
-    """The access logger: one line per request, so it skips the stack walk that finds a caller."""
-
-    def findCaller(self, stack_info: bool = False, stacklevel: int = 1) -> tuple[str, int, str, str | None]:
-        return "(access log)", 0, "access", None
+_QUIET_LEVELS = {"WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"}
 
 
-def _access_logger() -> logging.Logger:
-    previous = logging.getLoggerClass()
-    logging.setLoggerClass(_AccessLogger)
-    try:
-        return logging.getLogger("gostop.access")
-    finally:
-        logging.setLoggerClass(previous)
+def access_log_stream() -> IO[bytes] | None:
+    """Where access-log lines go: unbuffered stderr, or None when ``ACCESS_LOG_LEVEL`` is above INFO."""
+    if os.environ.get("ACCESS_LOG_LEVEL", "INFO").upper() in _QUIET_LEVELS:
+        return None
+    return open(2, "wb", buffering=0, closefd=False)  # stderr itself: never closed
 
 
-access_log = _access_logger()
 blp = Blueprint("metrics", __name__, description="Prometheus metrics")
 _EXAMPLE = (
     "# HELP gostop_requests_total HTTP requests answered\n# TYPE gostop_requests_total counter\n"
@@ -89,7 +85,8 @@ def metrics() -> Response:
 
 
 def _new_id() -> str:
-    return os.urandom(16).hex()
+    # unique, not secret: random is reseeded in each forked worker, and is cheaper than os.urandom
+    return f"{random.getrandbits(128):032x}"
 
 
 @lru_cache(maxsize=1024)
@@ -106,9 +103,15 @@ class Observed:
     headers for a path (see ``service.security``).
     """
 
-    def __init__(self, wsgi_app: WSGIApplication, extra_headers: Callable[[str], list[tuple[str, str]]]) -> None:
+    def __init__(
+        self,
+        wsgi_app: WSGIApplication,
+        extra_headers: Callable[[str], list[tuple[str, str]]],
+        access_log: IO[bytes] | None,
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.extra_headers = extra_headers
+        self.access_log = access_log
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         started = time.perf_counter()
@@ -131,7 +134,7 @@ class Observed:
         count, latency = _series(method, environ.get(RULE_KEY, "unmatched"), code)
         count.inc()
         latency.observe(elapsed)
-        if access_log.isEnabledFor(logging.INFO):
+        if self.access_log is not None:
             line = {
                 "method": method,
                 "path": path,
@@ -139,15 +142,11 @@ class Observed:
                 "duration_ms": round(elapsed * 1000, 3),
                 "request_id": request_id,
             }
-            access_log.info(orjson.dumps(line).decode())
+            self.access_log.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
         return body
 
 
 def init_app(app: Flask, extra_headers: Callable[[str], list[tuple[str, str]]]) -> None:
-    if not access_log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        access_log.addHandler(handler)
-        access_log.propagate = False
-        access_log.setLevel(os.environ.get("ACCESS_LOG_LEVEL", "INFO").upper())
-    app.wsgi_app = Observed(app.wsgi_app, extra_headers)  # type: ignore[method-assign]
+    """Wrap the app. ``app.config["ACCESS_LOG_STREAM"]``, if set, is the binary stream for access-log lines."""
+    stream = app.config["ACCESS_LOG_STREAM"] if "ACCESS_LOG_STREAM" in app.config else access_log_stream()
+    app.wsgi_app = Observed(app.wsgi_app, extra_headers, stream)  # type: ignore[method-assign]

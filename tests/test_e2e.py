@@ -22,16 +22,22 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server_stderr(tmp_path_factory):
+    return tmp_path_factory.mktemp("gunicorn") / "stderr.log"
+
+
+@pytest.fixture(scope="module")
+def server(server_stderr):
     port = free_port()
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2"}
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    stderr = open(server_stderr, "wb")  # noqa: SIM115 - closed when the server stops
     proc = subprocess.Popen(
         [str(gunicorn), "-c", "service/gunicorn.conf.py", "service.wsgi:app"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
@@ -47,6 +53,7 @@ def server():
     yield base
     proc.terminate()
     proc.wait(timeout=10)
+    stderr.close()
 
 
 def test_healthz_over_gunicorn(server):
@@ -118,6 +125,22 @@ def test_chunked_body_is_411_length_required(server):
     resp = requests.post(server + "/v1/score", data=chunks(), headers={"Content-Type": "application/json"}, timeout=5)
     assert resp.status_code == 411 and resp.headers["Content-Type"] == "application/problem+json"
     assert "Content-Length" in resp.json()["detail"]
+
+
+def test_access_log_lines_on_gunicorn_stderr(server, server_stderr):
+    import json
+
+    for i in range(4):
+        requests.get(server + "/healthz", headers={"X-Request-ID": f"log-check-{i}"}, timeout=5)
+    deadline = time.monotonic() + 5
+    while True:
+        lines = [json.loads(x) for x in server_stderr.read_text().splitlines() if x.startswith('{"method"')]
+        mine = [x for x in lines if x["request_id"].startswith("log-check-")]
+        if len(mine) == 4 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert sorted(x["request_id"] for x in mine) == [f"log-check-{i}" for i in range(4)]
+    assert all(x["path"] == "/healthz" and x["status"] == 200 and x["method"] == "GET" for x in mine)
 
 
 def test_request_id_over_gunicorn(server):

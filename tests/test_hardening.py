@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import logging
 import re
 
 import pytest
 
 from service import create_app
-from service.observability import access_log
 from tests.test_api import assert_problem
 
 SCORE = {"cards": ["jan-bright", "mar-bright", "aug-bright"]}
@@ -35,32 +33,36 @@ def test_request_id_is_on_errors_too(client):
     assert resp.status_code == 404 and resp.headers["X-Request-ID"] == "abc"
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
-def test_one_json_access_line_per_request_without_card_data(client):
+def test_one_json_access_line_per_request_without_card_data():
+    import io
     import json
 
-    lines = _Lines()
-    access_log.addHandler(lines)
-    try:
-        client.post("/v1/score", json=SCORE, headers={"X-Request-ID": "r-1"})
-        client.post("/v1/score", data="{", content_type="application/json", headers={"X-Request-ID": "r-2"})
-    finally:
-        access_log.removeHandler(lines)
-    assert len(lines.lines) == 2
-    first, second = (json.loads(line) for line in lines.lines)
+    lines = io.BytesIO()
+    client = create_app({"TESTING": True, "ACCESS_LOG_STREAM": lines}).test_client()
+    client.post("/v1/score", json=SCORE, headers={"X-Request-ID": "r-1"})
+    client.post("/v1/score", data="{", content_type="application/json", headers={"X-Request-ID": "r-2"})
+    written = lines.getvalue().decode().splitlines()
+    assert len(written) == 2
+    first, second = (json.loads(line) for line in written)
     assert set(first) == {"method", "path", "status", "duration_ms", "request_id"}
     assert (first["method"], first["path"], first["status"], first["request_id"]) == ("POST", "/v1/score", 200, "r-1")
     assert (second["status"], second["request_id"]) == (400, "r-2")
     assert first["duration_ms"] >= 0
-    assert not any("bright" in line for line in lines.lines)
+    assert "bright" not in lines.getvalue().decode()
+
+
+@pytest.mark.parametrize(("level", "on"), [(None, True), ("info", True), ("WARNING", False), ("error", False)])
+def test_access_log_goes_to_stderr_unless_the_level_is_above_info(monkeypatch, level, on):
+    from service.observability import access_log_stream
+
+    if level is None:
+        monkeypatch.delenv("ACCESS_LOG_LEVEL", raising=False)
+    else:
+        monkeypatch.setenv("ACCESS_LOG_LEVEL", level)
+    stream = access_log_stream()
+    assert (stream is not None) == on
+    if stream is not None:
+        assert stream.fileno() == 2
 
 
 def _count(text: str, endpoint: str, status: str) -> float:
