@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from .cards import CARDS, CUP, Card, by_id
+from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id
 from .errors import CardError, IllegalMoveError
 from .moves import Move
 from .rules import RuleSet
@@ -116,7 +116,7 @@ class GameState:
             seen |= seat.hand
         if self.stock is not None:
             seen |= set(self.stock)
-        self.unseen: set[Card] = {c for c in deck if c not in seen}
+        self.unseen: set[Card] = set(deck) - seen
         self.stock_left = (
             len(self.stock) if self.stock is not None else len(deck) - len(seen) - sum(s.hidden for s in self.seats)
         )
@@ -502,11 +502,16 @@ def parse_deal(deal: Mapping[str, Any]) -> dict[str, Any]:
 
     def resolve(ids: Any, where: str) -> list[Card]:
         try:
-            return [by_id(x) for x in ids]
+            return [CARD_BY_ID[x] for x in ids]
+        except (KeyError, TypeError):
+            pass
+        try:  # the slow way, to name the culprit
+            [by_id(x) for x in ids]
         except CardError as err:
             raise IllegalMoveError(
                 f"bad deal: {err.detail} ({where})", code="bad-deal", move_index=None, card=err.context.get("card")
             ) from None
+        raise AssertionError("unreachable: the fast path failed on a valid id list")  # pragma: no cover
 
     out: dict[str, Any] = {"layout": resolve(deal["layout"], "layout")}
     if deal.get("hands") is not None:

@@ -70,6 +70,10 @@ class Move(NamedTuple):
         for key, value in data.items():
             if value is None or key == "player":
                 continue
+            slot = _CARD_SLOT.get(key)
+            if slot is not None and type(value) is str and value in CARD_BY_ID:  # the common case, inline
+                values[slot] = CARD_BY_ID[value]
+                continue
             read = _READERS.get(key)
             if read is None:
                 raise _bad(index, player, f"unknown field {key!r}")
@@ -128,6 +132,7 @@ class Move(NamedTuple):
 
 
 _SLOT = {name: i for i, name in enumerate(Move._fields)}
+_CARD_SLOT = {name: _SLOT[name] for name in ("play", "capture", "draw", "draw_capture", "bonus")}
 
 
 def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
@@ -164,7 +169,7 @@ def _choice(*allowed: Any, message: str) -> Callable[[Any, str, int, str], Any]:
 
 # How each field of a logged move is read (the player is read first, separately).
 _READERS: dict[str, Callable[[Any, str, int, str], Any]] = {
-    **dict.fromkeys(("play", "capture", "draw", "draw_capture", "bonus"), _card),
+    **dict.fromkeys(_CARD_SLOT, _card),
     **dict.fromkeys(("shake", "bomb", "bonus_flipped"), _cards),
     "flip": _choice(True, False, message="flip is true or false"),
     "call": _choice("go", "stop", message="call is 'go' or 'stop'"),

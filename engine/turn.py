@@ -33,19 +33,6 @@ _FIRST_PPUK = {
 class Turn:
     """One turn: checked in full (``plan``) before anything moves (``commit``)."""
 
-    # Defaults shared by every turn; a turn sets only what it changes (cheaper than setting them all).
-    hidden_out = 0  # how many of the cards leaving the hand came from its hidden part
-    hand_in: Card | None = None  # a known card entering the hand (bonus replace)
-    hidden_in = 0  # an unknown card entering the hand (bonus replace, hidden stock)
-    stock_used = 0
-    draw_used = 0  # stated bonus_flipped entries consumed
-    bonus: Card | None = None
-    shown: tuple[Card, ...] = ()
-    draw: Card | None = None
-    h_choice: Card | None = None
-    d_choice: Card | None = None
-    is_last = False
-
     def __init__(self, game: GameState, move: Move, i: int) -> None:
         self.game = game
         self.move = move
@@ -54,6 +41,17 @@ class Turn:
         self.known_out: list[Card] = []  # cards leaving the hand (known, or hidden until now)
         self.bonus_flips: list[Card] = []
         self.played: list[Card] = []
+        self.hidden_out = 0  # how many of the cards leaving the hand came from its hidden part
+        self.hand_in: Card | None = None  # a known card entering the hand (bonus replace)
+        self.hidden_in = 0  # an unknown card entering the hand (bonus replace, hidden stock)
+        self.stock_used = 0
+        self.draw_used = 0  # stated bonus_flipped entries consumed
+        self.bonus: Card | None = None
+        self.shown: tuple[Card, ...] = ()
+        self.draw: Card | None = None
+        self.h_choice: Card | None = None
+        self.d_choice: Card | None = None
+        self.is_last = False
 
     def fail(self, code: str, detail: str, card: Card | None = None) -> IllegalMoveError:
         return IllegalMoveError(
@@ -140,57 +138,55 @@ class Turn:
 
     def plan(self) -> None:
         game, seat, move, rules = self.game, self.seat, self.move, self.game.rules
-        if game.expects == "flip" and not move.flip:
+        # one unpacking instead of a descriptor lookup per field read
+        _, play, capture, stated_draw, draw_capture, shake, bomb, flip, bonus, bonus_flipped, _, _ = move
+        flip_due = game.expects == "flip"
+        if flip_due and not flip:
             raise self.fail("flip-required", f"{seat.id} owes a flip-only turn after a bomb and may only flip")
-        if move.flip and game.expects != "flip":
+        if flip and not flip_due:
             raise self.fail("flip-not-allowed", f"{seat.id} has no flip-only turn left")
 
-        if move.bomb:
+        if bomb:
             self._plan_bomb()
-        elif move.bonus is not None:
+        elif bonus is not None:
             self._plan_bonus()
-        elif move.play is not None:
-            if move.play.kind == "bonus":
-                raise self.fail(
-                    "bad-move", f"a bonus card is played with 'bonus', not 'play' ({move.play.id})", move.play
-                )
-            if move.shake:
+        elif play is not None:
+            if play.kind == "bonus":
+                raise self.fail("bad-move", f"a bonus card is played with 'bonus', not 'play' ({play.id})", play)
+            if shake:
                 self._plan_shake()
-            if move.play in seat.hand:
-                self.known_out.append(move.play)
+            if play in seat.hand:
+                self.known_out.append(play)
             else:
-                self._take_from_hand([move.play], "plays")
-            self.played = [move.play]
-            self.h_choice = self._match(move.play, move.capture, "capture")
+                self._take_from_hand([play], "plays")
+            self.played = [play]
+            self.h_choice = self._match(play, capture, "capture")
 
         hand_after = len(seat.hand) + seat.hidden + self.hidden_in + (self.hand_in is not None) - len(self.known_out)
-        flips_after = seat.flip_turns - move.flip + (rules.bomb_flip_turns if move.bomb else 0)
+        flips_after = seat.flip_turns - flip + (rules.bomb_flip_turns if bomb else 0)
         self.is_last = hand_after == 0 and flips_after == 0
 
-        self.draw = self._flip(move.draw, "draw")
-        if game.stock is None and move.bonus_flipped and self.draw_used < len(move.bonus_flipped):
-            extra = move.bonus_flipped[self.draw_used]
-            raise self.fail("draw-mismatch", f"bonus_flipped lists {extra.id}, but no flip turned it up", extra)
-        if game.stock is not None and move.bonus_flipped is not None and list(move.bonus_flipped) != self.bonus_flips:
-            raise self.fail(
-                "draw-mismatch",
-                f"the stock turned up bonus cards [{card_list(self.bonus_flips)}], "
-                f"not [{card_list(move.bonus_flipped)}]",
-            )
-        if self.draw is not None:
-            h = self.played[0] if self.played else None
-            if h is None or self.draw.month != h.month:
-                self.d_choice = self._match(self.draw, move.draw_capture, "draw_capture")
-            elif move.draw_capture is not None:
+        draw = self.draw = self._flip(stated_draw, "draw")
+        if bonus_flipped is not None:
+            if game.stock is None and self.draw_used < len(bonus_flipped):
+                extra = bonus_flipped[self.draw_used]
+                raise self.fail("draw-mismatch", f"bonus_flipped lists {extra.id}, but no flip turned it up", extra)
+            if game.stock is not None and list(bonus_flipped) != self.bonus_flips:
                 raise self.fail(
-                    "capture-not-allowed",
-                    f"{self.draw.id} falls on {h.id}'s month: there is no choice",
-                    move.draw_capture,
+                    "draw-mismatch",
+                    f"the stock turned up bonus cards [{card_list(self.bonus_flips)}], "
+                    f"not [{card_list(bonus_flipped)}]",
                 )
-        elif move.draw_capture is not None:
-            raise self.fail(
-                "capture-not-allowed", "nothing was flipped, so there is no draw_capture", move.draw_capture
-            )
+        if draw is not None:
+            h = self.played[0] if self.played else None
+            if h is None or draw.month != h.month:
+                self.d_choice = self._match(draw, draw_capture, "draw_capture")
+            elif draw_capture is not None:
+                raise self.fail(
+                    "capture-not-allowed", f"{draw.id} falls on {h.id}'s month: there is no choice", draw_capture
+                )
+        elif draw_capture is not None:
+            raise self.fail("capture-not-allowed", "nothing was flipped, so there is no draw_capture", draw_capture)
 
     def _plan_shake(self) -> None:
         game, seat, move = self.game, self.seat, self.move
@@ -272,7 +268,8 @@ class Turn:
     # --- doing ------------------------------------------------------------------------------------------
 
     def commit(self) -> None:
-        game, seat, move, rules, i = self.game, self.seat, self.move, self.game.rules, self.i
+        game, seat, rules, i = self.game, self.seat, self.game.rules, self.i
+        bomb = self.move.bomb
         layout = game.layout
         took_any = False
         last = self.is_last
@@ -299,7 +296,7 @@ class Turn:
             if game.stock is not None:
                 game.stock_pos += self.stock_used
             game.stock_left -= self.stock_used
-        if move.flip:
+        if self.move.flip:
             seat.flip_turns -= 1
         seat.turns += 1
 
@@ -316,7 +313,7 @@ class Turn:
         pending: list[Card] = []  # a pair waiting for the flip
         alone = False
         pair_of_two = False
-        if move.bomb:
+        if bomb:
             assert h is not None  # _plan_bomb put the three cards in played
             target = layout[h.month]
             taken = [*target, *self.played]
@@ -350,7 +347,7 @@ class Turn:
 
         d = self.draw
         if d is not None:
-            if h is not None and not move.bomb and d.month == h.month:
+            if h is not None and not bomb and d.month == h.month:
                 here = layout[h.month]
                 if alone:  # chok: the flip takes the card just played
                     here.remove(h)
