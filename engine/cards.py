@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .errors import CardError
 
-__all__ = ["BONUS_IDS", "CARDS", "CUP", "MONTHS", "Card", "by_id", "parse_cards"]
+__all__ = ["BONUS_IDS", "CARDS", "CUP", "MONTHS", "Card", "by_id", "cards_of", "mask_of", "parse_cards"]
 
 BRIGHT, ANIMAL, RIBBON, JUNK, BONUS = "bright", "animal", "ribbon", "junk", "bonus"
 
@@ -148,6 +149,36 @@ CARDS: tuple[Card, ...] = _build()
 CARD_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
 CUP: Card = CARD_BY_ID["sep-animal"]
 BONUS_IDS: tuple[str, ...] = tuple(card.id for card in CARDS if card.kind == BONUS)
+
+
+_BIT = attrgetter("bit")
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bitmask of distinct cards (bit i = catalog index i).
+
+    A sum, not an OR, because it runs in C: for distinct cards the two are equal, and a repeated card
+    carries into another bit, so ``mask_of(cards).bit_count() < len(cards)`` is how callers spot repeats.
+    """
+    return sum(map(_BIT, cards))
+
+
+# cards_of reads a mask a byte at a time: _BYTE_CARDS[k][b] are the cards of byte value b at byte k.
+_BYTE_CARDS = tuple(
+    tuple(tuple(CARDS[8 * k + j] for j in range(8) if b >> j & 1 and 8 * k + j < len(CARDS)) for b in range(256))
+    for k in range((len(CARDS) + 7) // 8)
+)
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in catalog order."""
+    out: list[Card] = []
+    for table in _BYTE_CARDS:
+        if not mask:
+            break
+        out += table[mask & 0xFF]
+        mask >>= 8
+    return tuple(out)
 
 
 def by_id(card_id: str) -> Card:

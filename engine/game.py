@@ -24,11 +24,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id
+from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id, mask_of
 from .errors import CardError, IllegalMoveError
 from .moves import Move
 from .rules import RuleSet
-from .scoring import mask_of, total
+from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, settle
 from .table import Event, InstantPayment, Seat, card_list
 from .turn import Turn

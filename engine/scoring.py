@@ -9,10 +9,9 @@ never both.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import ANIMAL, BONUS, BRIGHT, CARDS, CUP, JUNK, RIBBON, Card
+from .cards import ANIMAL, BONUS, BRIGHT, CARDS, CUP, JUNK, RIBBON, Card, cards_of, mask_of
 from .rules import RuleSet
 
 __all__ = ["COMBINATIONS", "Item", "Score", "junk_units", "score"]
@@ -32,7 +31,7 @@ class Item(NamedTuple):
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards of the combination, in catalog order."""
-        return _cards(self.mask)
+        return cards_of(self.mask)
 
 
 class Score(NamedTuple):
@@ -82,19 +81,6 @@ _SETS = tuple((name, sum(1 << c.index for c in CARDS if name in c.tags), pts) fo
 _GODORI, _RIBBON_SETS = _SETS[0], _SETS[1:]  # godori is listed before ribbons, the ribbon sets after
 
 
-_BIT = attrgetter("bit")
-
-
-def _cards(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, in catalog order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
-
-
 def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tuple[Item, ...]]:
     items: list[Item] = []
     brights = mask & _BRIGHTS
@@ -119,15 +105,6 @@ def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tupl
     if units >= 10:
         items.append(Item("junk", units - 9, junk))
     return sum(item.points for item in items), tuple(items)  # in COMBINATIONS order
-
-
-def mask_of(cards: Iterable[Card]) -> int:
-    """The bitmask of distinct cards (bit i = catalog index i).
-
-    A sum, not an OR, because it runs in C: for distinct cards the two are equal, and a repeated card
-    carries into another bit, so ``mask_of(cards).bit_count() < len(cards)`` is how callers spot repeats.
-    """
-    return sum(map(_BIT, cards))
 
 
 # Per double_junk: the masks of the cards worth 1, 2 and 3 junk units.

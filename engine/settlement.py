@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .cards import CUP, Card
+from .cards import CUP, Card, mask_of
 from .errors import CardError, HandError
 from .rules import RuleSet
-from .scoring import Score, mask_of, score
+from .scoring import Score, score
 
 __all__ = ["Factor", "HandResult", "Payment", "PlayerHand", "Settlement", "base_points", "settle"]
 

@@ -8,13 +8,13 @@ schema's OpenAPI description is generated from these classes, so ``openapi.yaml`
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, Replay, RuleSet, Score, Settlement, score
+from engine.cards import cards_of, mask_of
 from engine.settlement import OUTCOMES
 
 CARD_IDS = [c.id for c in CARDS]
@@ -445,9 +445,6 @@ def score_json(s: Score) -> dict[str, Any]:
     }
 
 
-_index = attrgetter("index")
-
-
 def replay_json(r: Replay, stake: int) -> dict[str, Any]:
     state = r.state
     # a settled hand already scored every player; an unfinished one is scored here
@@ -457,7 +454,7 @@ def replay_json(r: Replay, stake: int) -> dict[str, Any]:
         "players": [
             {
                 "id": seat.id,
-                "captured": [c.id for c in sorted(seat.captured, key=_index)],
+                "captured": [c.id for c in cards_of(seat.mask)],
                 "score": score_json(
                     scores.get(seat.id) or score(seat.captured, state.rules, sep_animal_as=seat.sep_animal_as)
                 ),
@@ -466,7 +463,7 @@ def replay_json(r: Replay, stake: int) -> dict[str, Any]:
                 "bombs": seat.bombs,
                 "ppuk_count": seat.ppuk_count,
                 "hand_size": seat.hand_size,
-                "hand": None if seat.hidden else [c.id for c in sorted(seat.hand, key=_index)],
+                "hand": None if seat.hidden else [c.id for c in cards_of(mask_of(seat.hand))],
                 "flip_turns": seat.flip_turns,
             }
             for seat in state.seats

@@ -75,3 +75,20 @@ def test_unknown_and_duplicate_ids_are_refused_with_their_code():
     with pytest.raises(CardError) as err:
         parse_cards(["jan-bright", "jan-bright"])
     assert err.value.code == "duplicate-card"
+
+
+def test_card_masks_read_back_in_catalog_order_and_show_repeats():
+    """RULES.md 1: catalog order is the tie-break order, so a mask lists its cards in that order."""
+    import random
+
+    from engine.cards import cards_of, mask_of
+
+    rng = random.Random(7)
+    for _ in range(200):
+        picked = rng.sample(CARDS, rng.randint(0, len(CARDS)))
+        mask = mask_of(picked)
+        assert mask.bit_count() == len(picked)
+        assert cards_of(mask) == tuple(sorted(picked, key=lambda c: c.index))
+    jan = CARDS[0]
+    assert mask_of([jan, jan]).bit_count() < 2  # a repeat carries into another bit
+    assert cards_of(0) == () and cards_of(mask_of(CARDS)) == CARDS
