@@ -79,6 +79,7 @@ _BONUS3 = _mask(lambda c: c.kind == BONUS and c.junk_units == 3)
 _CUP = 1 << CUP.index
 _SETS = tuple((name, sum(1 << c.index for c in CARDS if name in c.tags), pts) for name, pts in _SET_POINTS.items())
 _GODORI, _RIBBON_SETS = _SETS[0], _SETS[1:]  # godori is listed before ribbons, the ribbon sets after
+_SET_MASKS = tuple((members, points) for _, members, points in _SETS)
 
 
 def _evaluate(mask: int, animals: int, junk: int, units: int) -> tuple[int, tuple[Item, ...]]:
@@ -122,7 +123,8 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
     The go/stop check runs after every turn of a replay, so this is written for speed: only the animal
     count and the junk units depend on where the cup goes.
     """
-    units = _units(mask, rules)
+    one, two, three = _UNIT_MASKS[rules.double_junk]
+    units = (mask & one).bit_count() + (mask & two).bit_count() * 2 + (mask & three).bit_count() * 3
     points = 0
     brights = mask & _BRIGHTS
     n = brights.bit_count()
@@ -131,17 +133,21 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
     n = (mask & _RIBBONS).bit_count()
     if n >= 5:
         points += n - 4
-    for _, members, set_points in _SETS:
+    for members, set_points in _SET_MASKS:
         if mask & members == members:
             points += set_points
     animals = (mask & _ANIMALS).bit_count()
     if mask & _CUP:
-        as_animal = _animal_and_junk_points(animals + 1, units)
         if rules.sep_animal == "animal" or sep_animal_as == "animal":
-            return points + as_animal
-        as_junk = _animal_and_junk_points(animals, units + _CUP_AS_JUNK_UNITS)
-        return points + (as_junk if sep_animal_as == "junk" else max(as_animal, as_junk))
-    return points + _animal_and_junk_points(animals, units)
+            animals += 1
+        elif sep_animal_as == "junk":
+            units += _CUP_AS_JUNK_UNITS
+        else:  # the better placement, an animal on a tie
+            return points + max(
+                _animal_and_junk_points(animals + 1, units),
+                _animal_and_junk_points(animals, units + _CUP_AS_JUNK_UNITS),
+            )
+    return points + (animals - 4 if animals >= 5 else 0) + (units - 9 if units >= 10 else 0)
 
 
 def _animal_and_junk_points(animals: int, units: int) -> int:

@@ -6,9 +6,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import HandResult, PlayerHand, find_rules, score, settle
-from engine.cards import CUP
+from engine.cards import CARDS, CUP, mask_of
+from engine.scoring import total
 from tests.strategies import MONTH_CARDS, deals, preset_names
 
+ALL_CARDS = list(CARDS)  # bonus cards too: the replay scores them
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -33,6 +35,20 @@ def test_the_cup_goes_where_it_scores_more(pile):
     best = score(pile, rules)
     assert best.total == max(as_animal, as_junk)
     assert best.sep_animal_as == ("junk" if as_junk > as_animal else "animal")
+
+
+@SETTINGS
+@given(
+    preset_names,
+    st.lists(st.sampled_from(ALL_CARDS), unique=True),
+    st.sampled_from([None, "animal", "junk"]),
+)
+def test_the_fast_go_stop_total_is_the_score_total(preset, pile, pin):
+    """RULES.md 2-3: the total the replay checks after each turn is the full score's total, cup pins included."""
+    rules = find_rules(preset)
+    if pin == "junk" and rules.sep_animal == "animal":
+        pin = None  # such a pin is refused before scoring
+    assert total(mask_of(pile), rules, pin) == score(pile, rules, sep_animal_as=pin).total
 
 
 def _hand(name, piles, winner_index, gos, shakes, bombs, streak, stake):
