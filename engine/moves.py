@@ -67,10 +67,11 @@ class Move(NamedTuple):
         if not isinstance(player, str) or not player:
             raise _bad(index, None, "every move names its player")
         values: list[Any] = [player, None, None, None, None, (), (), False, None, None, None, None]
+        plain = True  # only play, capture, draw and draw_capture so far: a plain turn if play is given
         for key, value in data.items():
             if value is None or key == "player":
                 continue
-            slot = _CARD_SLOT.get(key)
+            slot = _PLAIN_SLOT.get(key)
             if slot is not None and type(value) is str and value in CARD_BY_ID:  # the common case, inline
                 values[slot] = CARD_BY_ID[value]
                 continue
@@ -78,10 +79,12 @@ class Move(NamedTuple):
             if read is None:
                 raise _bad(index, player, f"unknown field {key!r}")
             values[_SLOT[key]] = read(value, key, index, player)
+            plain = False
         move = tuple.__new__(cls, values)
-        why = move._form_error()
-        if why:
-            raise _bad(index, player, why)
+        if not plain or values[1] is None:  # a plain turn with its play is always well-formed
+            why = move._form_error()
+            if why:
+                raise _bad(index, player, why)
         return move
 
     def _form_error(self) -> str | None:
@@ -132,7 +135,7 @@ class Move(NamedTuple):
 
 
 _SLOT = {name: i for i, name in enumerate(Move._fields)}
-_CARD_SLOT = {name: _SLOT[name] for name in ("play", "capture", "draw", "draw_capture", "bonus")}
+_PLAIN_SLOT = {name: _SLOT[name] for name in ("play", "capture", "draw", "draw_capture")}
 
 
 def _bad(index: int, player: str | None, why: str) -> IllegalMoveError:
@@ -169,7 +172,7 @@ def _choice(*allowed: Any, message: str) -> Callable[[Any, str, int, str], Any]:
 
 # How each field of a logged move is read (the player is read first, separately).
 _READERS: dict[str, Callable[[Any, str, int, str], Any]] = {
-    **dict.fromkeys(_CARD_SLOT, _card),
+    **dict.fromkeys((*_PLAIN_SLOT, "bonus"), _card),
     **dict.fromkeys(("shake", "bomb", "bonus_flipped"), _cards),
     "flip": _choice(True, False, message="flip is true or false"),
     "call": _choice("go", "stop", message="call is 'go' or 'stop'"),

@@ -225,8 +225,7 @@ class DealSchema(Strict):
         "(it goes to the first player) and the card that replaced it",
         required=True,
     )
-    hands = fields.Dict(
-        keys=fields.String(),  # the engine checks they are exactly the players
+    hands = fields.Dict(  # JSON keys are strings already; the engine checks they are exactly the players
         values=card_list("a player's dealt hand"),
         load_default=None,
         metadata={"description": "player id -> dealt hand; leave out for a game whose hands are hidden"},
