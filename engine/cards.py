@@ -13,11 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 
 from .errors import CardError
 
-__all__ = ["BONUS_IDS", "CARDS", "CUP", "MONTHS", "Card", "by_id", "cards_of", "mask_of", "parse_cards"]
+__all__ = [
+    "BONUS_IDS",
+    "CARDS",
+    "CUP",
+    "MONTHS",
+    "Card",
+    "by_id",
+    "cards_of",
+    "mask_of",
+    "parse_cards",
+    "unused_bonus_mask",
+]
 
 BRIGHT, ANIMAL, RIBBON, JUNK, BONUS = "bright", "animal", "ribbon", "junk", "bonus"
 
@@ -161,6 +173,12 @@ def mask_of(cards: Iterable[Card]) -> int:
     carries into another bit, so ``mask_of(cards).bit_count() < len(cards)`` is how callers spot repeats.
     """
     return sum(map(_BIT, cards))
+
+
+@lru_cache(maxsize=8)
+def unused_bonus_mask(bonus_cards: tuple[str, ...]) -> int:
+    """The bonus cards a rule set leaves out of the deck (its ``bonus_cards`` are in), as a card mask."""
+    return mask_of(c for c in CARDS if c.kind == BONUS and c.id not in bonus_cards)
 
 
 # cards_of reads a mask a byte at a time: _BYTE_CARDS[k][b] are the cards of byte value b at byte k.

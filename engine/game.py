@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id, mask_of
+from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id, mask_of, unused_bonus_mask
 from .errors import CardError, IllegalMoveError
 from .moves import Move
 from .rules import RuleSet
@@ -59,12 +59,6 @@ _STEAL_GROUPS = {
 def _deck(bonus_cards: tuple[str, ...]) -> tuple[Card, ...]:
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
     return tuple(c for c in CARDS if c.kind != "bonus" or c.id in bonus_cards)
-
-
-@lru_cache(maxsize=8)
-def _unused_bonus_mask(bonus_cards: tuple[str, ...]) -> int:
-    """The bonus cards a rule set leaves out of the deck, as a card mask."""
-    return mask_of(c for c in CARDS if c.kind == "bonus" and c.id not in bonus_cards)
 
 
 def _has_four_of_a_month(hand: Iterable[Card]) -> bool:
@@ -155,7 +149,7 @@ class GameState:
             raise bad(f"{rules.preset} is played by {rules.players} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise bad("a player id is used twice")
-        unused_bonus = _unused_bonus_mask(rules.bonus_cards)
+        unused_bonus = unused_bonus_mask(rules.bonus_cards)
         placed: list[tuple[Sequence[Card], str]] = []
         seen = 0  # mask of the cards placed so far
 

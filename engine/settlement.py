@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .cards import CUP, Card, mask_of
+from .cards import CUP, Card, mask_of, unused_bonus_mask
 from .errors import CardError, HandError
 from .rules import RuleSet
 from .scoring import Score, score
@@ -122,9 +122,11 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         for name in ("go_count", "shakes", "bombs"):
             if getattr(p, name) < 0:
                 raise HandError(f"{p.id}'s {name} cannot be negative", code="negative-count", player=p.id)
-        rules.check_bonus(p.captured, owner=p.id)
         mask = mask_of(p.captured)
-        if held & mask or mask.bit_count() != len(p.captured):
+        exact = mask.bit_count() == len(p.captured)  # a repeated card garbles the mask
+        if not exact or mask & unused_bonus_mask(rules.bonus_cards):
+            rules.check_bonus(p.captured, owner=p.id)  # names the card
+        if held & mask or not exact:
             _raise_duplicate(hand, p)
         held |= mask
         if p.sep_animal_as == "junk" and rules.sep_animal == "animal":
