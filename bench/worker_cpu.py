@@ -1,7 +1,11 @@
-"""CPU time the gunicorn workers spend per request, gostop against the bare app (a steadier measure than
-throughput, since wrk shares the machine). Reads utime + stime of the workers from /proc.
+"""CPU time a gunicorn worker spends per request, gostop against the bare app (a steadier measure than
+throughput, since wrk shares the machine). Reads utime + stime of the worker from /proc.
 
-Usage: python bench/worker_cpu.py [--seconds 5]
+One worker, so that no two workers race to accept each connection (that race made the per-request CPU of
+two workers swing by a third from run to run); each case runs ``--runs`` times, interleaved, and the
+lowest is kept, since noise on a shared machine only ever adds time.
+
+Usage: python bench/worker_cpu.py [--seconds 5] [--runs 3]
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ def _workers(app: str) -> list[int]:
 
 
 def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) -> float:
-    with gunicorn(app, 2, env) as base:
+    with gunicorn(app, 1, env) as base:
         pids = _workers(app)
         before = _cpu_seconds(pids)
         stats = wrk(base, [(path, body)], seconds=seconds, connections=8)
@@ -38,14 +42,22 @@ def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'endpoint':12} {'bare us':>8} {'gostop us':>10} {'no access log':>14}")
+    print(f"{'endpoint':12} {'bare us':>8} {'gostop us':>10} {'ratio':>6} {'no access log':>14}")
     for name, body in (("score", SCORE_BODY), ("settle", SETTLE_BODY), ("replay", REPLAY_BODY)):
         path = f"/v1/{name}"
-        bare = measure("bare_app:app", path, SCORE_BODY if name == "replay" else body, args.seconds, {})
-        ours = measure("service.wsgi:app", path, body, args.seconds, {})
-        quiet = measure("service.wsgi:app", path, body, args.seconds, {"ACCESS_LOG_LEVEL": "WARNING"})
-        print(f"{path:12} {bare:8.0f} {ours:10.0f} {quiet:14.0f}")
+        cases = {
+            "bare": ("bare_app:app", SCORE_BODY if name == "replay" else body, {}),
+            "ours": ("service.wsgi:app", body, {}),
+            "quiet": ("service.wsgi:app", body, {"ACCESS_LOG_LEVEL": "WARNING"}),
+        }
+        seen: dict[str, list[float]] = {key: [] for key in cases}
+        for _ in range(args.runs):  # interleaved, so a slow spell of the machine hits every case alike
+            for key, (app, sent, env) in cases.items():
+                seen[key].append(measure(app, path, sent, args.seconds, env))
+        bare, ours, quiet = (min(seen[key]) for key in ("bare", "ours", "quiet"))
+        print(f"{path:12} {bare:8.0f} {ours:10.0f} {bare / ours:6.2f} {quiet:14.0f}")
 
 
 if __name__ == "__main__":
