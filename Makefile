@@ -35,6 +35,7 @@ openapi: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/breakdown.py
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/worker_cpu.py
 
