@@ -11,6 +11,7 @@ every worker's samples. Without that variable (tests, ``flask run``) the process
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -49,6 +50,7 @@ LATENCY = Histogram(
 
 
 _QUIET_LEVELS = {"WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"}
+_MAX_LOGGED_PATH = 1024  # keeps every line far under PIPE_BUF, however long the request line was
 
 
 def access_log_stream() -> IO[bytes] | None:
@@ -137,12 +139,13 @@ class Observed:
         if self.access_log is not None:
             line = {
                 "method": method,
-                "path": path,
+                "path": path[:_MAX_LOGGED_PATH],
                 "status": code,
                 "duration_ms": round(elapsed * 1000, 3),
                 "request_id": request_id,
             }
-            self.access_log.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
+            with contextlib.suppress(OSError):  # a log line that cannot be written must not fail the answer
+                self.access_log.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
         return body
 
 

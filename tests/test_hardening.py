@@ -51,6 +51,26 @@ def test_one_json_access_line_per_request_without_card_data():
     assert "bright" not in lines.getvalue().decode()
 
 
+def test_an_access_log_that_cannot_be_written_does_not_fail_the_answer():
+    class Broken:
+        def write(self, data: bytes) -> int:
+            raise BrokenPipeError("stderr is gone")
+
+    client = create_app({"TESTING": True, "ACCESS_LOG_STREAM": Broken()}).test_client()
+    assert client.post("/v1/score", json=SCORE).status_code == 200
+
+
+def test_a_long_path_is_cut_short_in_the_access_log():
+    import io
+    import json
+
+    lines = io.BytesIO()
+    client = create_app({"TESTING": True, "ACCESS_LOG_STREAM": lines}).test_client()
+    client.get("/" + "x" * 3000)
+    (line,) = lines.getvalue().splitlines()
+    assert len(line) < 1200 and json.loads(line)["path"] == "/" + "x" * 1023
+
+
 @pytest.mark.parametrize(("level", "on"), [(None, True), ("info", True), ("WARNING", False), ("error", False)])
 def test_access_log_goes_to_stderr_unless_the_level_is_above_info(monkeypatch, level, on):
     from service.observability import access_log_stream
