@@ -80,8 +80,13 @@ class GameState:
         layout: Sequence[Card],
         hands: Mapping[str, Sequence[Card]] | None = None,
         stock: Sequence[Card] | None = None,
+        shown: Mapping[str, Sequence[Card]] | None = None,
     ) -> None:
-        """Deal. Raises IllegalMoveError(code="bad-deal", move_index=None) for a deal that cannot be."""
+        """Deal. Raises IllegalMoveError(code="bad-deal", move_index=None) for a deal that cannot be.
+
+        ``shown`` is what players showed at the deal when their hands are hidden: a chongtong, four cards
+        of one month (RULES.md 4). Those cards are known to be in the hand, so the deal can end in chongtong.
+        """
         self.rules = rules
         self.order = list(players)
         self.moves: list[Move] = []
@@ -95,11 +100,14 @@ class GameState:
         self.expects: str | None = "play"
         self.turn = 0
         self.auto_stop_at: int | None = None  # the move whose last turn stopped automatically
-        self._check_deal(players, layout, hands, stock)
+        shown = shown or {}
+        self._check_deal(players, layout, hands, stock, shown)
         deck = _deck(rules.bonus_cards)
         size = HAND_SIZE[rules.players]
         self.seats = [
-            Seat(pid, set(hands[pid]) if hands is not None else set(), 0 if hands is not None else size)
+            Seat(pid, set(hands[pid]), 0)
+            if hands is not None
+            else Seat(pid, set(shown.get(pid, ())), size - len(shown.get(pid, ())))
             for pid in self.order
         ]
         self.index = {pid: i for i, pid in enumerate(self.order)}
@@ -139,6 +147,7 @@ class GameState:
         layout: Sequence[Card],
         hands: Mapping[str, Sequence[Card]] | None,
         stock: Sequence[Card] | None,
+        shown: Mapping[str, Sequence[Card]],
     ) -> None:
         rules = self.rules
 
@@ -187,6 +196,15 @@ class GameState:
                 if len(hands[pid]) != HAND_SIZE[rules.players]:
                     raise bad(f"{pid} is dealt {len(hands[pid])} cards, not {HAND_SIZE[rules.players]}", player=pid)
                 place(hands[pid], f"{pid}'s hand")
+        for pid, cards in shown.items():
+            if pid not in players:
+                raise bad(f"{pid!r}, who shows cards at the deal, is not a player", player=pid)
+            if len(cards) != 4 or len({c.month for c in cards}) != 1 or cards[0].kind == "bonus":
+                raise bad(f"{pid} shows {card_list(cards)}: only a chongtong, four cards of one month, is shown")
+            if hands is None:
+                place(cards, f"{pid}'s shown cards")
+            elif not set(cards) <= set(hands[pid]):
+                raise bad(f"{pid} shows {card_list(cards)}, which {pid} was not dealt", player=pid)
         if stock is not None:
             place(stock, "the stock")
             expected = 48 + len(rules.bonus_cards) - len(layout) - rules.players * HAND_SIZE[rules.players]
@@ -512,6 +530,8 @@ def parse_deal(deal: Mapping[str, Any]) -> dict[str, Any]:
         out["hands"] = {pid: resolve(cards, f"{pid}'s hand") for pid, cards in deal["hands"].items()}
     if deal.get("stock") is not None:
         out["stock"] = resolve(deal["stock"], "stock")
+    if deal.get("shown") is not None:
+        out["shown"] = {pid: resolve(cards, f"{pid}'s shown cards") for pid, cards in deal["shown"].items()}
     return out
 
 
@@ -526,7 +546,8 @@ def replay(
 ) -> Replay:
     """Replay a log from the deal; raises IllegalMoveError at the first move the rules forbid.
 
-    ``deal`` holds card ids (``layout``, and optionally ``hands`` and ``stock``, top first); moves may be
+    ``deal`` holds card ids (``layout``, and optionally ``hands``, ``stock`` top first, and ``shown``: a
+    chongtong shown at the deal of a hidden-hand game); moves may be
     Move values or their dict form. A finished hand is settled by the same ``settle`` as /v1/settle.
     """
     state = GameState(players, rules, **parse_deal(deal))

@@ -238,6 +238,14 @@ class DealSchema(Strict):
     stock = card_list(
         "the undealt cards, top first; leave out when unknown (every turn then says its draw)", load_default=None
     )
+    shown = fields.Dict(
+        values=card_list("four cards of one month"),
+        load_default=None,
+        metadata={
+            "description": "player id -> the chongtong (four cards of one month) that player showed at the deal; "
+            "for a game whose hands are hidden, so that the deal can end in chongtong"
+        },
+    )
 
 
 class ReplayRequest(Strict):

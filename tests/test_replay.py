@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, replay, resolve
+from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, by_id, replay, resolve
 from engine.game import parse_deal
 from engine.simulate import simulate
 from service.api import examples
@@ -38,8 +38,19 @@ def assert_conserved(state: GameState, deck: list[str]) -> None:
 
 
 def hidden_form(body: dict) -> dict:
-    """The same hand as a physical game would log it: only the layout is known."""
-    return {**body, "deal": {"layout": body["deal"]["layout"]}}
+    """The same hand as a physical game would log it: only the layout is known, and a player dealt four
+    cards of one month shows them (RULES.md 4: chongtong)."""
+    deal = {"layout": body["deal"]["layout"]}
+    shown = {}
+    for pid, hand in (body["deal"].get("hands") or {}).items():
+        for month in range(1, 13):
+            four = [card_id for card_id in hand if by_id(card_id).month == month]
+            if len(four) == 4:
+                shown[pid] = four
+                break
+    if shown:
+        deal["shown"] = shown
+    return {**body, "deal": deal}
 
 
 def replay_body(body: dict):
@@ -100,8 +111,6 @@ def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_fo
         outcomes.add(state.outcome)
         full = replay_body(body)
         assert full.settlement == replay_body(body).settlement  # deterministic
-        if state.outcome in ("chongtong",) or (state.outcome in ("redeal", "nagari") and not body["moves"]):
-            continue  # decided by the hands at the deal, which a hidden log does not show
         hidden = replay_body(hidden_form(body))
         assert hidden.settlement == full.settlement, seed
         assert [sorted(c.id for c in s.captured) for s in hidden.state.seats] == [
@@ -373,6 +382,11 @@ def test_mutations_over_http_are_422_problems_never_500(client):
 LIVE = {**examples.REPLAY_LIVE_REQUEST, "moves": examples.REPLAY_LIVE_REQUEST["moves"][:2]}
 
 
+NOVEMBER = ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]
+JANUARY = ["jan-bright", "jan-ribbon", "jan-junk-1", "jan-junk-2"]
+JULY = ["jul-animal", "jul-ribbon", "jul-junk-1", "jul-junk-2"]
+
+
 def test_replay_in_progress_tells_who_moves_next(client):
     resp = client.post("/v1/replay", json=LIVE)
     assert resp.status_code == 200 and resp.mimetype == "application/json"
@@ -422,11 +436,56 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
         ({"layout": LIVE["deal"]["layout"], "hands": {"A": ["jan-junk-1"], "B": []}}, "not 10"),
         ({"layout": LIVE["deal"]["layout"], "stock": ["nov-junk-1"]}, "the stock has 1 cards"),
         ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "does not use"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"C": NOVEMBER}}, "'C', who shows cards at the deal, is not"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"B": NOVEMBER[:3]}}, "only a chongtong"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"B": [*NOVEMBER[:3], "jul-animal"]}}, "only a chongtong"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"B": JANUARY}}, "jan-bright is dealt twice"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"A": NOVEMBER, "B": NOVEMBER}}, "nov-bright is dealt twice"),
     ],
 )
 def test_replay_bad_deal(client, deal, detail):
     problem = assert_problem(client.post("/v1/replay", json={**LIVE, "deal": deal, "moves": []}), 422, "bad-deal")
     assert detail in problem["detail"] and "move_index" not in problem
+
+
+def test_rules_4_a_chongtong_shown_at_a_hidden_deal_wins_at_once(client):
+    """RULES.md 4: in a game whose hands are hidden, the holder shows the four cards and wins at the deal."""
+    deal = {"layout": LIVE["deal"]["layout"], "shown": {"B": NOVEMBER}}
+    data = client.post("/v1/replay", json={**LIVE, "deal": deal, "moves": [], "stake": 10}).get_json()
+    assert (data["status"], data["settlement"]["outcome"], data["settlement"]["winner"]) == (
+        "finished",
+        "chongtong",
+        "B",
+    )
+    assert [(e["move_index"], e["player"], e["type"]) for e in data["events"]] == [(None, "B", "chongtong")]
+    assert data["settlement"]["payments"][0]["amount"] == 10 * 10  # korean-2p chongtong_points x the stake
+    later = client.post("/v1/replay", json={**LIVE, "deal": deal})  # nothing may be played after it
+    assert assert_problem(later, 422, "game-over")["move_index"] == 0
+
+
+def test_rules_4_two_chongtongs_shown_follow_multiple_chongtong(client):
+    deal = {"layout": LIVE["deal"]["layout"], "shown": {"A": JULY, "B": NOVEMBER}}
+    for preset, outcome in (("korean-2p", "nagari"), ("chips-2p", "redeal")):
+        body = {**LIVE, "rules": preset, "deal": deal, "moves": []}
+        data = client.post("/v1/replay", json=body).get_json()
+        assert (data["status"], data["settlement"]["outcome"]) == ("finished", outcome), preset
+
+
+def test_shown_cards_stay_in_the_hand_when_chongtong_is_off(client):
+    """RULES.md 10: chongtong_points 0 turns chongtong off; the shown cards are then simply known to be B's."""
+    rules = {"preset": "korean-2p", "chongtong_points": 0}
+    deal = {"layout": LIVE["deal"]["layout"], "shown": {"B": NOVEMBER}}
+    first = {"player": "A", "play": "jan-junk-1", "draw": "dec-double"}
+    data = client.post("/v1/replay", json={**LIVE, "rules": rules, "deal": deal, "moves": [first]}).get_json()
+    assert data["status"] == "in_progress" and data["players"][1]["hand_size"] == 10
+    b_plays = {"player": "B", "play": "nov-bright", "draw": "mar-junk-1"}
+    assert (
+        client.post("/v1/replay", json={**LIVE, "rules": rules, "deal": deal, "moves": [first, b_plays]}).status_code
+        == 200
+    )
+    a_takes = {"player": "A", "play": "nov-junk-1", "draw": "mar-junk-1"}
+    wrong = client.post("/v1/replay", json={**LIVE, "rules": rules, "deal": deal, "moves": [a_takes]})
+    assert assert_problem(wrong, 422, "card-already-seen")["move_index"] == 0
 
 
 def test_replay_unknown_card_in_a_move_names_the_move(client):

@@ -83,7 +83,18 @@ REPLAY_LIVE_REQUEST: dict[str, Any] = {
     ],
 }
 
-REPLAY_REQUESTS = {"live-hidden-hands": REPLAY_LIVE_REQUEST, "full-deal": simulate("korean-2p", 1)}
+# A physical game in which B was dealt all four November cards and shows them: chongtong, at the deal.
+REPLAY_CHONGTONG_REQUEST: dict[str, Any] = {
+    **REPLAY_LIVE_REQUEST,
+    "deal": {**REPLAY_LIVE_REQUEST["deal"], "shown": {"B": ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]}},
+    "moves": [],
+}
+
+REPLAY_REQUESTS = {
+    "live-hidden-hands": REPLAY_LIVE_REQUEST,
+    "full-deal": simulate("korean-2p", 1),
+    "chongtong-shown-at-a-hidden-deal": REPLAY_CHONGTONG_REQUEST,
+}
 
 
 REPLAY_RESPONSES = {name: replay_answer(ReplayRequest().load(req)) for name, req in REPLAY_REQUESTS.items()}
