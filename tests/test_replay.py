@@ -575,3 +575,18 @@ def test_any_corrupted_log_is_answered_200_or_a_422_problem_never_a_crash(app, b
         assert problem["code"] and problem["detail"]
         if problem["code"] not in ("validation-error", "bad-deal"):
             assert 0 <= problem["move_index"] < len(body["moves"])
+
+
+def test_shown_cards_with_known_hands_must_come_from_that_hand():
+    """RULES.md 4: with the hands known, a shown chongtong is only a restatement, so it must match the hand."""
+    body = next(b for b in (simulate("korean-2p", seed) for seed in range(2000)) if not b["moves"])
+    full = replay_body(body)
+    assert full.state.outcome == "chongtong"
+    holder = full.state.winner
+    four = hidden_form(body)["deal"]["shown"][holder]
+    same = replay_body({**body, "deal": {**body["deal"], "shown": {holder: four}}})
+    assert same.settlement == full.settlement
+    other = next(pid for pid in body["players"] if pid != holder)
+    with pytest.raises(IllegalMoveError) as err:
+        replay_body({**body, "deal": {**body["deal"], "shown": {other: four}}})
+    assert err.value.code == "bad-deal" and f"which {other} was not dealt" in err.value.detail
