@@ -136,7 +136,7 @@ class GameState:
                 self.stack_maker[month] = None
         self.layout_empty = not any(self.layout.values())  # for sseul: was the layout empty before a turn
         self._deal_outcome()
-        if self.expects is not None:
+        if not self.is_over:  # _deal_outcome may have ended the hand
             self._set_next(0)
 
     # --- the deal --------------------------------------------------------------------------------------
