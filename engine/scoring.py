@@ -14,7 +14,7 @@ from typing import NamedTuple
 from .cards import ANIMAL, BONUS, BRIGHT, CARDS, CUP, JUNK, RIBBON, Card, cards_of, mask_of
 from .rules import RuleSet
 
-__all__ = ["COMBINATIONS", "Item", "Score", "junk_units", "score"]
+__all__ = ["COMBINATIONS", "Item", "Score", "junk_units", "score", "score_mask", "total"]
 
 COMBINATIONS = ("brights", "animals", "godori", "ribbons", "hongdan", "cheongdan", "chodan", "junk")
 _SET_POINTS = {"godori": 5, "hongdan": 3, "cheongdan": 3, "chodan": 3}
@@ -63,7 +63,7 @@ def junk_units(card: Card, rules: RuleSet) -> int:
 
 
 def _mask(pred: Callable[[Card], bool]) -> int:
-    return sum(1 << c.index for c in CARDS if pred(c))
+    return mask_of(c for c in CARDS if pred(c))
 
 
 # One bit per card (bit i = catalog index i): counting a combination is a mask and a popcount.
@@ -77,7 +77,7 @@ _DOUBLE = _mask(lambda c: c.kind == JUNK and c.junk_units == 2)
 _BONUS2 = _mask(lambda c: c.kind == BONUS and c.junk_units == 2)
 _BONUS3 = _mask(lambda c: c.kind == BONUS and c.junk_units == 3)
 _CUP = 1 << CUP.index
-_SETS = tuple((name, sum(1 << c.index for c in CARDS if name in c.tags), pts) for name, pts in _SET_POINTS.items())
+_SETS = tuple((name, mask_of(c for c in CARDS if name in c.tags), pts) for name, pts in _SET_POINTS.items())
 _GODORI, _RIBBON_SETS = _SETS[0], _SETS[1:]  # godori is listed before ribbons, the ribbon sets after
 _SET_MASKS = tuple((members, points) for _, members, points in _SETS)
 
@@ -123,8 +123,7 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
     The go/stop check runs after every turn of a replay, so this is written for speed: only the animal
     count and the junk units depend on where the cup goes.
     """
-    one, two, three = _UNIT_MASKS[rules.double_junk]
-    units = (mask & one).bit_count() + (mask & two).bit_count() * 2 + (mask & three).bit_count() * 3
+    units = _units(mask, rules)
     points = 0
     brights = mask & _BRIGHTS
     n = brights.bit_count()
@@ -147,7 +146,7 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
                 _animal_and_junk_points(animals + 1, units),
                 _animal_and_junk_points(animals, units + _CUP_AS_JUNK_UNITS),
             )
-    return points + (animals - 4 if animals >= 5 else 0) + (units - 9 if units >= 10 else 0)
+    return points + _animal_and_junk_points(animals, units)
 
 
 def _animal_and_junk_points(animals: int, units: int) -> int:
@@ -160,7 +159,11 @@ def score(cards: Iterable[Card], rules: RuleSet, *, sep_animal_as: str | None = 
     Under ``sep_animal: best`` an unpinned cup goes where it scores more, an animal on a tie; under
     ``sep_animal: animal`` it is always an animal. The caller validates the cards (see ``parse_cards``).
     """
-    mask = mask_of(cards)
+    return score_mask(mask_of(cards), rules, sep_animal_as=sep_animal_as)
+
+
+def score_mask(mask: int, rules: RuleSet, *, sep_animal_as: str | None = None) -> Score:
+    """``score`` of cards given as a mask (``engine.cards.mask_of``), for callers that already hold one."""
     animals = mask & _ANIMALS
     junk = mask & _JUNK
     units = _units(mask, rules)

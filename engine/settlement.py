@@ -24,7 +24,7 @@ from typing import NamedTuple
 from .cards import CUP, Card, mask_of, unused_bonus_mask
 from .errors import CardError, HandError
 from .rules import RuleSet
-from .scoring import Score, score
+from .scoring import Score, score_mask
 
 __all__ = ["Factor", "HandResult", "Payment", "PlayerHand", "Settlement", "base_points", "settle"]
 
@@ -107,8 +107,11 @@ def nagari_factor(streak: int, rules: RuleSet) -> int:
     return min(factor, rules.nagari_cap) if rules.nagari_cap else factor
 
 
-def check_hand(hand: HandResult, rules: RuleSet) -> None:
-    """Refuse a hand no legal play could produce; each error names the player and the card."""
+def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, int]:
+    """Refuse a hand no legal play could produce; each error names the player and the card.
+
+    Returns each player's captured cards as a card mask (checked distinct), for scoring.
+    """
     if len(hand.players) != rules.players:
         raise HandError(
             f"{rules.preset} is played by {rules.players} players, not {len(hand.players)}", code="player-count"
@@ -118,6 +121,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         if ids.count(pid) > 1:
             raise HandError(f"player id {pid!r} is used twice", code="duplicate-player", player=pid)
     held = 0  # every card held so far, as a mask: a card in two places shows as an overlap
+    masks: dict[str, int] = {}
     for p in hand.players:
         for name in ("go_count", "shakes", "bombs"):
             if getattr(p, name) < 0:
@@ -129,6 +133,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         if held & mask or not exact:
             _raise_duplicate(hand, p)
         held |= mask
+        masks[p.id] = mask
         if p.sep_animal_as == "junk" and rules.sep_animal == "animal":
             raise HandError(
                 f"{p.id} declares the cup as junk, but under sep_animal 'animal' it is always an animal",
@@ -143,7 +148,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
     if hand.outcome in ("nagari", "redeal"):
         if hand.winner is not None:
             raise HandError(f"a {hand.outcome} has no winner", code="invalid-outcome", player=hand.winner)
-        return
+        return masks
     if hand.winner is None:
         raise HandError(f"a {hand.outcome} hand needs a winner", code="unknown-winner")
     if hand.winner not in ids:
@@ -154,6 +159,7 @@ def check_hand(hand: HandResult, rules: RuleSet) -> None:
         raise HandError(
             f"{hand.outcome} is off under these rules ({_INSTANT_KNOB[hand.outcome]} = 0)", code="invalid-outcome"
         )
+    return masks
 
 
 def _raise_duplicate(hand: HandResult, player: PlayerHand) -> None:
@@ -171,8 +177,8 @@ def _raise_duplicate(hand: HandResult, player: PlayerHand) -> None:
 
 def settle(hand: HandResult, rules: RuleSet) -> Settlement:
     """Price a finished hand. Raises HandError or CardError for a hand no legal play could produce."""
-    check_hand(hand, rules)
-    scores = {p.id: score(p.captured, rules, sep_animal_as=p.sep_animal_as) for p in hand.players}
+    masks = check_hand(hand, rules)
+    scores = {p.id: score_mask(masks[p.id], rules, sep_animal_as=p.sep_animal_as) for p in hand.players}
     carry = nagari_factor(hand.nagari_streak, rules)
     if hand.outcome == "redeal":
         why = "Redeal: the deal does not count; nobody pays and nothing carries over"

@@ -13,8 +13,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, Replay, RuleSet, Score, Settlement, score
+from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, Replay, RuleSet, Score, Settlement
 from engine.cards import cards_of, mask_of
+from engine.scoring import score_mask
 from engine.settlement import OUTCOMES
 
 CARD_IDS = [c.id for c in CARDS]
@@ -468,7 +469,7 @@ def replay_json(r: Replay, stake: int) -> dict[str, Any]:
                 "id": seat.id,
                 "captured": [c.id for c in cards_of(seat.mask)],
                 "score": score_json(
-                    scores.get(seat.id) or score(seat.captured, state.rules, sep_animal_as=seat.sep_animal_as)
+                    scores.get(seat.id) or score_mask(seat.mask, state.rules, sep_animal_as=seat.sep_animal_as)
                 ),
                 "go_count": seat.go_count,
                 "shakes": seat.shakes,
