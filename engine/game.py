@@ -199,7 +199,7 @@ class GameState:
         for pid, cards in shown.items():
             if pid not in players:
                 raise bad(f"{pid!r}, who shows cards at the deal, is not a player", player=pid)
-            if len(cards) != 4 or len({c.month for c in cards}) != 1 or cards[0].kind == "bonus":
+            if len(cards) != 4 or len({c.month for c in cards}) != 1:  # (bonus cards: three, month 0)
                 raise bad(f"{pid} shows {card_list(cards)}: only a chongtong, four cards of one month, is shown")
             if hands is None:
                 place(cards, f"{pid}'s shown cards")

@@ -162,7 +162,7 @@ class Turn:
             self.played = [play]
             self.h_choice = self._match(play, capture, "capture")
 
-        hand_after = len(seat.hand) + seat.hidden + self.hidden_in + (self.hand_in is not None) - len(self.known_out)
+        hand_after = seat.hand_size + self.hidden_in + (self.hand_in is not None) - len(self.known_out)
         flips_after = seat.flip_turns - flip + (rules.bomb_flip_turns if bomb else 0)
         self.is_last = hand_after == 0 and flips_after == 0
 
@@ -445,23 +445,12 @@ class Turn:
         game, seat, i = self.game, self.seat, self.i
         month = taken[0].month
         if maker == seat.id:
-            game._event(
-                i,
-                seat.id,
-                "ja-ppuk",
-                f"{seat.id} captures their own ppuk of month {month} (ja-ppuk)",
-                cards=[c.id for c in taken],
-            )
-            return "ja_ppuk"
-        whose = "the stack dealt on the layout" if maker is None else f"{maker}'s ppuk"
-        game._event(
-            i,
-            seat.id,
-            "stack-capture",
-            f"{seat.id} captures {whose} of month {month} (stack capture)",
-            cards=[c.id for c in taken],
-        )
-        return "stack"
+            event, detail = "ja-ppuk", f"{seat.id} captures their own ppuk of month {month} (ja-ppuk)"
+        else:
+            whose = "the stack dealt on the layout" if maker is None else f"{maker}'s ppuk"
+            event, detail = "stack-capture", f"{seat.id} captures {whose} of month {month} (stack capture)"
+        game._event(i, seat.id, event, detail, cards=[c.id for c in taken])
+        return "ja_ppuk" if maker == seat.id else "stack"
 
     def _after_turn(self, took_any: bool, ppuk: bool, ttadak: bool) -> None:
         game, seat, rules, i = self.game, self.seat, self.game.rules, self.i
