@@ -66,16 +66,7 @@ def test_rules_5_played_card_pairs_with_the_only_card():
     assert "nov-junk-1" in layout(r)
 
 
-TWO_OF_JAN = [
-    "jan-bright",
-    "jan-junk-1",
-    "mar-ribbon",
-    "apr-junk-1",
-    "may-animal",
-    "jun-junk-1",
-    "aug-junk-2",
-    "oct-ribbon",
-]
+TWO_OF_JAN = [c if c != "feb-junk-1" else "jan-junk-1" for c in BASE]  # BASE with two January cards
 
 
 def test_rules_5_two_layout_cards_need_a_capture_choice():
@@ -206,30 +197,13 @@ def test_rules_5_sseul_and_ttadak_steal_each_and_pay_first_turn_ttadak():
 
 
 def test_rules_8_first_turn_ppuk_payments_need_consecutive_ppuks():
-    lay = BASE
-    r = run(
-        [
-            m("A", "jan-junk-1", "jan-junk-2"),
-            m("B", "jul-junk-1", "nov-junk-1"),
-            m("A", "feb-junk-2", "feb-animal"),
-            m("B", "jul-junk-2", "nov-junk-2"),
-            m("A", "jun-junk-2", "jun-animal"),
-        ],
-        layout=lay,
-    )
+    first = [m("A", "jan-junk-1", "jan-junk-2"), m("B", "jul-junk-1", "nov-junk-1")]  # A's first turn: a ppuk
+    b_again = m("B", "jul-junk-2", "nov-junk-2")
+    r = run([*first, m("A", "feb-junk-2", "feb-animal"), b_again, m("A", "jun-junk-2", "jun-animal")])
     # three ppuks in a row from the first turn: 7, 14, 21, and the third ppuk ends the hand (three-ppuk)
     assert [p.points for p in r.state.instant_payments] == [7, 14, 21]
     assert r.state.outcome == "three-ppuk" and r.settlement.payments[0].points == 7
-    broken = run(
-        [
-            m("A", "jan-junk-1", "jan-junk-2"),
-            m("B", "jul-junk-1", "nov-junk-1"),
-            m("A", "sep-junk-1", "dec-double"),
-            m("B", "jul-junk-2", "nov-junk-2"),
-            m("A", "feb-junk-2", "feb-animal"),
-        ],
-        layout=lay,
-    )
+    broken = run([*first, m("A", "sep-junk-1", "dec-double"), b_again, m("A", "feb-junk-2", "feb-animal")])
     assert [p.points for p in broken.state.instant_payments] == [7]  # the second ppuk came a turn late
 
 
