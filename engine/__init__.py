@@ -3,38 +3,53 @@
 A library first: pure Python, no I/O, no web framework. The rule book is RULES.md; each module owns one
 concept and explains its Korean terms once:
 
-    cards       the deck (Card, CARDS, by_id)
-    rules       knobs and presets (RuleSet, resolve, PRESETS)
-    scoring     combination score (score, Score)
-    settlement  who pays whom (settle, HandResult, Settlement)
-    moves       a logged move (Move)
-    table       seats, events and instant payments
-    turn        one turn, checked in full before anything moves
-    game        the hand as a state machine (GameState, legal_moves, replay)
+    cards       the deck: Card, CardSet (a set of cards over a bitmask), the named sets, parse_cards
+    rules       knobs and presets: RuleSet, resolve, PRESETS
+    scoring     combination score: score, Score (with what falls just short)
+    settlement  who pays whom, and why each rule did or did not apply: settle, Settlement, Check
+    events      what happens at the table: Event, EventType, InstantPayment
+    moves       a logged move (Move), what the table expects next (Expect), how a hand ends (Outcome)
+    deal        reading and checking a deal
+    table       the cards on the table and the seats, with their operations
+    turn        one turn, planned in full before anything moves
+    game        the flow of a hand: GameState, legal_moves
+    replay      replaying a log: replay, Replay
     simulate    seeded random hands (python -m engine.simulate)
-    errors      what the engine refuses (GoStopError and its tree)
+    errors      what the engine refuses: GoStopError and its tree, each with a stable code
+
+The engine states facts (codes, cards, numbers); sentences for people are made from them elsewhere.
 """
 
-from .cards import CARDS, Card, by_id, parse_cards
+from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
+from .deal import Deal, read_deal
 from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
-from .game import Event, GameState, InstantPayment, Replay, replay
-from .moves import Move
+from .events import Event, EventType, InstantPayment
+from .game import GameState
+from .moves import INSTANT_WINS, Expect, Move, Outcome
+from .replay import Replay, replay
 from .rules import KNOBS, PRESETS, RuleSet, find_rules, resolve
-from .scoring import Item, Score, score
-from .settlement import Factor, HandResult, Payment, PlayerHand, Settlement, settle
+from .scoring import Combination, Item, Score, Shortfall, score
+from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
+from .table import Seat
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 ENGINE_VERSION = __version__
 
 __all__ = [
     "CARDS",
     "ENGINE_VERSION",
+    "INSTANT_WINS",
     "KNOBS",
     "PRESETS",
     "Card",
     "CardError",
+    "CardSet",
+    "Check",
+    "Combination",
+    "Deal",
     "Event",
-    "Factor",
+    "EventType",
+    "Expect",
     "GameState",
     "GoStopError",
     "HandError",
@@ -42,17 +57,24 @@ __all__ = [
     "IllegalMoveError",
     "InstantPayment",
     "Item",
+    "Kind",
     "Move",
+    "Outcome",
     "Payment",
+    "Place",
     "PlayerHand",
     "Replay",
     "RuleSet",
     "RulesError",
     "Score",
+    "Seat",
     "Settlement",
+    "Shortfall",
     "by_id",
+    "checked_rules",
     "find_rules",
     "parse_cards",
+    "read_deal",
     "replay",
     "resolve",
     "score",

@@ -2,51 +2,72 @@
 
 Vocabulary: a *bright* (gwang 광), an *animal* (yeol 열끗), a *ribbon* (tti 띠) and *junk* (pi 피).
 Junk is counted in *units*: most junk is 1, the double junk (ssangpi 쌍피) of November and December is 2,
-bonus cards (jokers) are 2 or 3. The September animal is the *cup* (gukjin 국진, RULES.md 3), which a
-player may count as an animal or as a double junk.
+bonus cards (jokers, 보너스패) are 2 or 3. The September animal is the *cup* (gukjin 국진, RULES.md 3),
+which a player may count as an animal or as a double junk.
 
-Cards are plain frozen records compared by identity; ``Card.index`` is the catalog position, the order
-used for every tie-break (RULES.md 1) and a cheap key for sets and sorting.
+Cards are frozen records compared by identity; ``Card.index`` is the catalog position, the order of every
+tie-break (RULES.md 1). A ``CardSet`` is a set of cards held as a bitmask (bit i = catalog index i), so
+that scoring is a few ANDs and popcounts; the named sets below are the ones the rules speak of.
+Names for people (송학 광, "Pine bright") are not here: they belong to the words of each language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from operator import attrgetter
+from enum import StrEnum
+from functools import reduce
+from operator import attrgetter, or_
+from typing import NamedTuple
 
 from .errors import CardError
 
 __all__ = [
-    "BONUS_IDS",
+    "ANIMALS",
+    "BONUS_CARDS",
+    "BRIGHTS",
     "CARDS",
+    "CARD_BY_ID",
+    "CHEONGDAN",
+    "CHODAN",
     "CUP",
-    "MONTHS",
+    "DOUBLE_JUNK",
+    "GODORI",
+    "HONGDAN",
+    "JUNK",
+    "MONTH_CARDS",
+    "MONTH_PREFIX",
+    "RAIN_BRIGHT",
+    "RIBBONS",
     "Card",
+    "CardSet",
+    "Kind",
+    "Place",
     "by_id",
-    "cards_of",
-    "mask_of",
+    "disjoint",
     "parse_cards",
-    "unused_bonus_mask",
 ]
 
-BRIGHT, ANIMAL, RIBBON, JUNK, BONUS = "bright", "animal", "ribbon", "junk", "bonus"
+
+class Kind(StrEnum):
+    BRIGHT = "bright"
+    ANIMAL = "animal"
+    RIBBON = "ribbon"
+    JUNK = "junk"
+    BONUS = "bonus"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card of the deck. ``month`` is 1-12, or 0 for a bonus card."""
+    """One card of the deck. ``month`` is 1-12, or 0 for a bonus card; ``junk_units`` is the printed value."""
 
     index: int
     id: str
     month: int
-    kind: str
+    kind: Kind
     junk_units: int
     tags: tuple[str, ...]
-    name_en: str
-    name_ko: str
-    bit: int = field(init=False, repr=False)  # 1 << index: the card's bit in a card mask
+    bit: int = field(init=False, repr=False)  # 1 << index: the card's bit in a CardSet
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bit", 1 << self.index)
@@ -55,39 +76,23 @@ class Card:
         return f"Card({self.id!r})"
 
 
-# month number -> (short id prefix, English flower, Korean flower)
-MONTHS: dict[int, tuple[str, str, str]] = {
-    1: ("jan", "pine", "송학"),
-    2: ("feb", "plum blossom", "매조"),
-    3: ("mar", "cherry blossom", "벚꽃"),
-    4: ("apr", "black bush clover", "흑싸리"),
-    5: ("may", "iris", "난초"),
-    6: ("jun", "peony", "모란"),
-    7: ("jul", "red bush clover", "홍싸리"),
-    8: ("aug", "pampas", "공산"),
-    9: ("sep", "chrysanthemum", "국화"),
-    10: ("oct", "maple", "단풍"),
-    11: ("nov", "paulownia", "오동"),
-    12: ("dec", "rain", "비"),
-}
+MONTH_PREFIX = ("", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
-# What each special card shows, for names a person recognises at the table.
-_SUBJECT = {
-    "jan-bright": "crane and sun",
-    "mar-bright": "curtain",
-    "aug-bright": "full moon",
-    "nov-bright": "phoenix",
-    "dec-bright": "rain man",
-    "feb-animal": "bush warbler",
-    "apr-animal": "cuckoo",
-    "may-animal": "bridge",
-    "jun-animal": "butterflies",
-    "jul-animal": "boar",
-    "aug-animal": "geese",
-    "sep-animal": "sake cup",
-    "oct-animal": "deer",
-    "dec-animal": "swallow",
-}
+# The table of RULES.md 1, row by row: each month's cards (the id after the month prefix), junk last.
+_MONTH_ROWS: tuple[tuple[str, ...], ...] = (
+    ("bright", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("bright", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("bright", "animal", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("animal", "ribbon", "junk-1", "junk-2"),
+    ("bright", "double", "junk-1", "junk-2"),
+    ("bright", "animal", "ribbon", "double"),
+)
 
 _TAGS = {
     "feb-animal": ("godori",),
@@ -108,50 +113,19 @@ _TAGS = {
     "dec-double": ("double-junk",),
 }
 
-_KIND_KO = {BRIGHT: "광", ANIMAL: "열끗", RIBBON: "띠", JUNK: "피"}
-_RIBBON_KO = {"hongdan": "홍단", "cheongdan": "청단", "chodan": "초단"}
-
-# The table of RULES.md 1, row by row: which kinds each month has, junk ids last.
-_LAYOUT: dict[int, tuple[str, ...]] = {
-    1: ("bright", "ribbon", "junk-1", "junk-2"),
-    2: ("animal", "ribbon", "junk-1", "junk-2"),
-    3: ("bright", "ribbon", "junk-1", "junk-2"),
-    4: ("animal", "ribbon", "junk-1", "junk-2"),
-    5: ("animal", "ribbon", "junk-1", "junk-2"),
-    6: ("animal", "ribbon", "junk-1", "junk-2"),
-    7: ("animal", "ribbon", "junk-1", "junk-2"),
-    8: ("bright", "animal", "junk-1", "junk-2"),
-    9: ("animal", "ribbon", "junk-1", "junk-2"),
-    10: ("animal", "ribbon", "junk-1", "junk-2"),
-    11: ("bright", "double", "junk-1", "junk-2"),
-    12: ("bright", "animal", "ribbon", "double"),
-}
-
 
 def _build() -> tuple[Card, ...]:
     cards: list[Card] = []
-    for month, suffixes in _LAYOUT.items():
-        prefix, flower_en, flower_ko = MONTHS[month]
-        for suffix in suffixes:
-            card_id = f"{prefix}-{suffix}"
+    for month, row in enumerate(_MONTH_ROWS, start=1):
+        for suffix in row:
+            card_id = f"{MONTH_PREFIX[month]}-{suffix}"
             kind = suffix.split("-")[0]
-            units = 0
-            if kind in ("junk", "double"):
-                units = 2 if kind == "double" else 1
-                kind = JUNK
-            tags = _TAGS.get(card_id, ())
-            subject = _SUBJECT.get(card_id)
-            label = {"double": "double junk"}.get(suffix.split("-")[0], kind)
-            name_en = f"{flower_en.capitalize()} {label}" + (f" ({subject})" if subject else "")
-            kind_ko = _RIBBON_KO.get(tags[0], "띠") if kind == RIBBON and tags else _KIND_KO[kind]
-            if suffix == "double":
-                kind_ko = "쌍피"
-            name_ko = "국진" if card_id == "sep-animal" else f"{flower_ko} {kind_ko}"
-            cards.append(Card(len(cards), card_id, month, kind, units, tags, name_en, name_ko))
+            units = {"junk": 1, "double": 2}.get(kind, 0)
+            cards.append(
+                Card(len(cards), card_id, month, Kind.JUNK if units else Kind(kind), units, _TAGS.get(card_id, ()))
+            )
     for card_id, units in (("bonus-2a", 2), ("bonus-2b", 2), ("bonus-3", 3)):
-        name_en = f"Bonus card ({units} junk)"
-        name_ko = f"보너스 {'쓰리' if units == 3 else '투'}피"
-        cards.append(Card(len(cards), card_id, 0, BONUS, units, ("bonus",), name_en, name_ko))
+        cards.append(Card(len(cards), card_id, 0, Kind.BONUS, units, ("bonus",)))
     return tuple(cards)
 
 
@@ -159,68 +133,155 @@ CARDS: tuple[Card, ...] = _build()
 """Every card in catalog order (RULES.md 1)."""
 
 CARD_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
-CUP: Card = CARD_BY_ID["sep-animal"]
-BONUS_IDS: tuple[str, ...] = tuple(card.id for card in CARDS if card.kind == BONUS)
+"""Card id -> card (a table to read, not to change)."""
+
+
+class Place(NamedTuple):
+    """Where a card was found: ``kind`` is layout, stock, hand, shown, captured or played (by ``player``),
+    and ``move_index`` is the move that put it there (None: at the deal)."""
+
+    kind: str
+    player: str | None = None
+    move_index: int | None = None
 
 
 _BIT = attrgetter("bit")
 
 
-def mask_of(cards: Iterable[Card]) -> int:
-    """The bitmask of distinct cards (bit i = catalog index i).
+class CardSet:
+    """An immutable set of cards over a bitmask: ``in``, ``len``, iteration in catalog order, set operators.
 
-    A sum, not an OR, because it runs in C: for distinct cards the two are equal, and a repeated card
-    carries into another bit, so ``mask_of(cards).bit_count() < len(cards)`` is how callers spot repeats.
+    ``CardSet(cards)`` ORs the cards' bits, so listing a card twice is the same as listing it once; use
+    ``parse_cards`` where a repeat is a mistake to refuse.
     """
-    return sum(map(_BIT, cards))
+
+    __slots__ = ("mask",)
+
+    mask: int
+
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        self.mask = reduce(or_, map(_BIT, cards), 0)
+
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        out = object.__new__(cls)
+        out.mask = mask
+        return out
+
+    def __contains__(self, card: object) -> bool:
+        try:
+            return bool(self.mask & card.bit)  # type: ignore[attr-defined]
+        except AttributeError:  # not a card
+            return False
+
+    def __iter__(self) -> Iterator[Card]:
+        mask = self.mask
+        while mask:
+            low = mask & -mask
+            yield CARDS[low.bit_length() - 1]
+            mask ^= low
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet.from_mask(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet.from_mask(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet.from_mask(self.mask & ~other.mask)
+
+    def __le__(self, other: CardSet) -> bool:
+        return self.mask & ~other.mask == 0
+
+    def isdisjoint(self, other: CardSet) -> bool:
+        return not self.mask & other.mask
+
+    def ids(self) -> list[str]:
+        """The card ids, in catalog order."""
+        return [card.id for card in self]
+
+    def __repr__(self) -> str:
+        return f"CardSet({self.ids()!r})"
 
 
-@lru_cache(maxsize=8)
-def unused_bonus_mask(bonus_cards: tuple[str, ...]) -> int:
-    """The bonus cards a rule set leaves out of the deck (its ``bonus_cards`` are in), as a card mask."""
-    return mask_of(c for c in CARDS if c.kind == BONUS and c.id not in bonus_cards)
-
-
-# cards_of reads a mask a byte at a time: _BYTE_CARDS[k][b] are the cards of byte value b at byte k.
-_BYTE_CARDS = tuple(
-    tuple(tuple(CARDS[8 * k + j] for j in range(8) if b >> j & 1 and 8 * k + j < len(CARDS)) for b in range(256))
-    for k in range((len(CARDS) + 7) // 8)
-)
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, in catalog order."""
-    out: list[Card] = []
-    for table in _BYTE_CARDS:
-        if not mask:
-            break
-        out += table[mask & 0xFF]
-        mask >>= 8
-    return tuple(out)
+BRIGHTS = CardSet(c for c in CARDS if c.kind is Kind.BRIGHT)
+RAIN_BRIGHT: Card = CARD_BY_ID["dec-bright"]  # three brights with it score 2, not 3 (RULES.md 2)
+ANIMALS = CardSet(c for c in CARDS if c.kind is Kind.ANIMAL)  # the cup included: see CUP
+CUP: Card = CARD_BY_ID["sep-animal"]
+GODORI = CardSet(c for c in CARDS if "godori" in c.tags)  # the three birds
+RIBBONS = CardSet(c for c in CARDS if c.kind is Kind.RIBBON)
+HONGDAN = CardSet(c for c in CARDS if "hongdan" in c.tags)  # red poem ribbons
+CHEONGDAN = CardSet(c for c in CARDS if "cheongdan" in c.tags)  # blue ribbons
+CHODAN = CardSet(c for c in CARDS if "chodan" in c.tags)  # plain red ribbons (dec-ribbon is in no set)
+JUNK = CardSet(c for c in CARDS if c.kind is Kind.JUNK)  # the 24 month junk cards
+DOUBLE_JUNK = CardSet(c for c in JUNK if c.junk_units == 2)
+BONUS_CARDS = CardSet(c for c in CARDS if c.kind is Kind.BONUS)
+MONTH_CARDS: tuple[CardSet, ...] = tuple(CardSet(c for c in CARDS if c.month == m) for m in range(13))
+"""The four cards of each month, indexed by month (index 0 holds the bonus cards, which have none)."""
 
 
 def by_id(card_id: str) -> Card:
-    """The card with this id; raises CardError(code="unknown-card") for anything else."""
+    """The card with this id; raises CardError(``unknown-card``) for anything else."""
     try:
         return CARD_BY_ID[card_id]
     except (KeyError, TypeError):
-        raise CardError(f"{card_id!r} is not a card id", code="unknown-card", card=card_id) from None
+        raise CardError("unknown-card", card=str(card_id)) from None
 
 
-def parse_cards(ids: Iterable[str], *, owner: str | None = None) -> list[Card]:
-    """Resolve card ids, refusing unknown ids and a card listed twice in the same place."""
-    cards: list[Card] = []
-    seen: set[int] = set()
-    where = f" in {owner}" if owner else ""
-    for card_id in ids:
-        try:
-            card = CARD_BY_ID[card_id]
-        except (KeyError, TypeError):
-            raise CardError(
-                f"{card_id!r}{where} is not a card id", code="unknown-card", card=card_id, player=owner
-            ) from None
-        if card.index in seen:
-            raise CardError(f"{card_id} is listed twice{where}", code="duplicate-card", card=card_id, player=owner)
-        seen.add(card.index)
-        cards.append(card)
-    return cards
+def parse_cards(ids: Iterable[str | Card], *, owner: Place | None = None) -> CardSet:
+    """Resolve card ids (or take cards), refusing an unknown id and a card listed twice (CardError)."""
+    mask = 0
+    player = owner.player if owner else None
+    for item in ids:
+        card = item if isinstance(item, Card) else CARD_BY_ID.get(item) if isinstance(item, str) else None
+        if card is None:
+            raise CardError("unknown-card", card=str(item), player=player, place=owner)
+        if mask & card.bit:
+            raise CardError("duplicate-card", why="listed-twice", card=card.id, player=player, place=owner)
+        mask |= card.bit
+    return CardSet.from_mask(mask)
+
+
+def disjoint(groups: Sequence[tuple[Place, Iterable[Card]]]) -> list[CardSet]:
+    """Each group as a CardSet, refusing a card found twice (CardError ``duplicate-card`` with both places)."""
+    out: list[CardSet] = []
+    held = 0
+    for _, cards in groups:
+        mask = count = 0
+        for card in cards:
+            mask |= card.bit
+            count += 1
+        if held & mask or mask.bit_count() != count:
+            _name_the_repeat(groups)
+        held |= mask
+        out.append(CardSet.from_mask(mask))
+    return out
+
+
+def _name_the_repeat(groups: Sequence[tuple[Place, Iterable[Card]]]) -> None:
+    held: dict[int, Place] = {}  # card index -> the place it was first found
+    for place, cards in groups:
+        for card in cards:
+            first = held.get(card.index)
+            if first is not None:
+                raise CardError(
+                    "duplicate-card",
+                    why="listed-twice" if first == place else "in-two-places",
+                    card=card.id,
+                    player=place.player,
+                    place=place,
+                    first=first,
+                )
+            held[card.index] = place

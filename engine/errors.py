@@ -1,55 +1,62 @@
 """Everything the engine refuses, as one small exception tree.
 
-    GoStopError(ValueError)           every refusal; ``code`` is stable, ``str()`` is a sentence
+    GoStopError(ValueError)           every refusal; ``code`` is stable and names the broken rule
     ├── RulesError                    a rule set that cannot be built (unknown preset or knob, bad value)
-    ├── CardError                     a card id or a placement of cards that cannot be
-    ├── HandError                     a settle request that does not describe a possible hand
+    ├── CardError                     a card id, or cards placed where they cannot be
+    ├── HandError                     a finished hand no legal play could produce (players, winner, counts)
     └── IllegalMoveError              a move of a replayed log that the rules forbid; has ``move_index``
 
-Context is keyword-only and kept on the exception (``player``, ``card``, ``knob``, ``move_index``) so a
-caller can point at the culprit without parsing the message.
+The engine states facts, not sentences: ``code`` is the stable code an API answers, ``why`` says which of
+the ways to break that rule happened (a message key: ``code`` itself unless a code has several), and
+``params`` holds what a sentence about it would cite. ``context`` is the part of ``params`` that points at
+the culprit (``player``, ``card``, ``knob``, ``move_index``). Words for people are made from these by the
+caller (the service has a catalog per language); ``str(error)`` is a compact form for developers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError"]
+__all__ = ["CONTEXT_KEYS", "CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError"]
+
+CONTEXT_KEYS = ("move_index", "player", "card", "knob")
 
 
 class GoStopError(ValueError):
     """Base of every error the engine raises on bad input."""
 
     code: str = "invalid"
-    title: str = "Invalid request"
 
-    def __init__(self, detail: str, *, code: str | None = None, **context: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, code: str | None = None, *, why: str | None = None, **params: Any) -> None:
         if code is not None:
             self.code = code
-        self.context = {k: v for k, v in context.items() if v is not None}
+        self.why = why or self.code
+        self.params = {k: v for k, v in params.items() if v is not None}
+        self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
+        super().__init__(self.code)
+
+    def __str__(self) -> str:
+        facts = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        what = self.code if self.why == self.code else f"{self.code} ({self.why})"
+        return f"{what}: {facts}" if facts else what
 
 
 class RulesError(GoStopError):
     """A rule set that cannot be built: ``unknown-preset``, ``unknown-knob`` or ``invalid-knob``."""
 
     code = "invalid-knob"
-    title = "Invalid rules"
 
 
 class CardError(GoStopError):
     """``unknown-card``, ``duplicate-card`` or ``bonus-not-in-play``."""
 
     code = "unknown-card"
-    title = "Invalid cards"
 
 
 class HandError(GoStopError):
-    """A settle request that no legal hand could produce (wrong players, winner, counts)."""
+    """A hand that no legal play could produce (wrong players, winner, counts, a cup pin the rules forbid)."""
 
     code = "invalid-hand"
-    title = "Invalid hand"
 
 
 class IllegalMoveError(GoStopError):
@@ -57,8 +64,7 @@ class IllegalMoveError(GoStopError):
     (None for a deal that cannot be, code ``bad-deal``)."""
 
     code = "illegal-move"
-    title = "Illegal move"
 
-    def __init__(self, detail: str, *, code: str, move_index: int | None, **context: Any) -> None:
-        super().__init__(detail, code=code, move_index=move_index, **context)
+    def __init__(self, code: str, *, move_index: int | None, why: str | None = None, **params: Any) -> None:
+        super().__init__(code, why=why, move_index=move_index, **params)
         self.move_index = move_index

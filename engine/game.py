@@ -1,242 +1,126 @@
-"""A hand of Go-Stop as a state machine: the deal, legal moves, and strict replay of a move log (RULES.md 4-9).
-
-Vocabulary of a turn (RULES.md 5): the played card and the flipped card (the *draw*) are matched against the
-layout by month. Special outcomes, each an event:
-
-- ppuk (뻑): the draw lands on the pair just made; the three stay on the layout as a *stack*;
-- chok (쪽): the draw captures the card just played alone;
-- ttadak (따닥): the played card took one of two, and the draw takes the other: all four;
-- sseul (쓸): the turn leaves an empty layout that was not empty before;
-- ja-ppuk (자뻑): a player captures the stack of their own ppuk; a stack capture is anyone else's;
-- shake (흔들기) and bomb (폭탄): see ``engine.moves``;
-- chongtong (총통), three-ppuk, heodang (허당): instant wins; nagari (나가리): the cards ran out.
+"""A hand of Go-Stop as a state machine (RULES.md 4-9): the deal, legal moves, and the flow of the hand.
 
 ``GameState.apply`` checks a move completely before changing anything, so an illegal move raises
-``IllegalMoveError`` and leaves the state as it was. ``replay`` applies a whole log and stops at the first
-illegal move. Hands and the stock may be unknown (a physical game logged card by card): then a played or
-flipped card must simply be one nobody has seen.
+``IllegalMoveError`` and leaves the state as it was. The game owns the flow of the hand: whose turn it is,
+the go/stop decisions (RULES.md 7), first-turn payments and instant wins (RULES.md 8), and how it ends.
+A turn itself is ``engine.turn``'s; the cards on the table are ``engine.table``'s.
+
+Hands and the stock may be unknown (a physical game logged card by card): then a played or flipped card
+must simply be one nobody has seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
-from .cards import CARD_BY_ID, CARDS, CUP, Card, by_id, mask_of, unused_bonus_mask
-from .errors import CardError, IllegalMoveError
-from .moves import Move
+from .cards import Card, CardSet, Kind
+from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
+from .errors import HandError, IllegalMoveError
+from .events import Event, EventType, InstantPayment
+from .moves import Expect, Move, Outcome
 from .rules import RuleSet
 from .scoring import total
-from .settlement import HandResult, PlayerHand, Settlement, settle
-from .table import Event, InstantPayment, Seat, card_list
+from .settlement import HandResult, PlayerHand, Settlement, price
+from .table import Seat, Table
 from .turn import Turn
 
-__all__ = ["Event", "GameState", "InstantPayment", "Replay", "replay"]
+__all__ = ["HEODANG_TURNS", "GameState"]
 
-HAND_SIZE = {2: 10, 3: 7}
-LAYOUT_SIZE = {2: 8, 3: 6}
-# RULES.md 6: a steal takes the lowest unit value first, ties by catalog order; the cup (an animal) never
-# goes. Per double_junk: (mask of the junk cards worth n units, n), cheapest first.
-_STEAL_GROUPS = {
-    double: [
-        (
-            sum(
-                1 << c.index
-                for c in CARDS
-                if c.kind in ("junk", "bonus") and (c.junk_units if double or c.kind == "bonus" else 1) == units
-            ),
-            units,
-        )
-        for units in (1, 2, 3)
-    ]
-    for double in (True, False)
-}
+HEODANG_TURNS = 5  # RULES.md 8: heodang (허당) is five empty turns in a row
 
-
-@lru_cache(maxsize=8)
-def _deck(bonus_cards: tuple[str, ...]) -> tuple[Card, ...]:
-    """The cards in play: the 48 month cards and the rule set's bonus cards."""
-    return tuple(c for c in CARDS if c.kind != "bonus" or c.id in bonus_cards)
-
-
-def _has_four_of_a_month(hand: Iterable[Card]) -> bool:
-    """Chongtong (총통): four cards of one month in a dealt hand (RULES.md 4)."""
-    counts = [0] * 13
-    for card in hand:
-        counts[card.month] += 1
-    return max(counts[1:]) == 4
+# Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
+BONUS = Kind.BONUS
+PLAY, FLIP, CALL = Expect.PLAY, Expect.FLIP, Expect.CALL
 
 
 class GameState:
-    """The table during a hand. Build it from the deal; feed it moves with ``apply``."""
+    """The hand. Build it from the deal (card values); feed it moves with ``apply``."""
 
-    def __init__(
-        self,
-        players: Sequence[str],
-        rules: RuleSet,
-        *,
-        layout: Sequence[Card],
-        hands: Mapping[str, Sequence[Card]] | None = None,
-        stock: Sequence[Card] | None = None,
-        shown: Mapping[str, Sequence[Card]] | None = None,
-    ) -> None:
-        """Deal. Raises IllegalMoveError(code="bad-deal", move_index=None) for a deal that cannot be.
+    def __init__(self, players: Sequence[str], rules: RuleSet, deal: Deal | Mapping[str, Any]) -> None:
+        """Deal. ``deal`` is a Deal or its card ids (see ``read_deal``). Raises IllegalMoveError(``bad-deal``,
+        ``move_index`` None) for a deal that cannot be.
 
-        ``shown`` is what players showed at the deal when their hands are hidden: a chongtong, four cards
-        of one month (RULES.md 4). Those cards are known to be in the hand, so the deal can end in chongtong.
+        With hidden hands, ``deal.shown`` is what players showed at the deal: a chongtong, four cards of one
+        month (RULES.md 4). Those cards are known to be in the hand, so the deal can end in chongtong.
         """
+        if not isinstance(deal, Deal):
+            deal = read_deal(deal)
+        check_deal(deal, players, rules)
         self.rules = rules
-        self.order = list(players)
+        self.players = tuple(players)
         self.moves: list[Move] = []
-        self.events: list[Event] = []
-        self.instant_payments: list[InstantPayment] = []
-        self.layout: dict[int, list[Card]] = {m: [] for m in range(1, 13)}
-        self.stack_maker: dict[int, str | None] = {}  # month -> who made the ppuk (None: dealt stack)
-        self.outcome: str | None = None
+        self.outcome: Outcome | None = None
         self.winner: str | None = None
+        self.expects: Expect | None = PLAY
         self.go_calls: list[str] = []  # who called go, in order (gobak pays-all needs the latest loser)
-        self.expects: str | None = "play"
-        self.turn = 0
-        self.auto_stop_at: int | None = None  # the move whose last turn stopped automatically
-        shown = shown or {}
-        self._check_deal(players, layout, hands, stock, shown)
-        deck = _deck(rules.bonus_cards)
-        size = HAND_SIZE[rules.players]
-        self.seats = [
-            Seat(pid, set(hands[pid]), 0)
-            if hands is not None
-            else Seat(pid, set(shown.get(pid, ())), size - len(shown.get(pid, ())))
-            for pid in self.order
-        ]
-        self.index = {pid: i for i, pid in enumerate(self.order)}
-        self.stock: list[Card] | None = list(stock) if stock is not None else None
-        self.stock_pos = 0
-        seen = set(layout)
-        for seat in self.seats:
-            seen |= seat.hand
-        if self.stock is not None:
-            seen |= set(self.stock)
-        self.unseen: set[Card] = set(deck) - seen
-        self.stock_left = (
-            len(self.stock) if self.stock is not None else len(deck) - len(seen) - sum(s.hidden for s in self.seats)
-        )
-        dealer = self.seats[0]
+        self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
+        self._mover = 0  # the seat whose turn (or call) it is
+        self._checked: list[tuple[int, str | None]] = [(0, None)] * len(players)  # captures at the last check
+
+        if deal.hands is not None:
+            seats = [Seat(pid, CardSet(deal.hands[pid]).mask, 0) for pid in players]
+        else:
+            shown = {pid: CardSet(cards).mask for pid, cards in deal.shown.items()}
+            seats = [Seat(pid, shown.get(pid, 0), rules.hand_size - shown.get(pid, 0).bit_count()) for pid in players]
+        seen = CardSet(deal.layout).mask | CardSet(deal.stock or ()).mask
+        for seat in seats:
+            seen |= seat.hand_mask
+        hidden = sum(seat.hidden for seat in seats)
+        stock_left = len(deal.stock) if deal.stock is not None else len(rules.deck) - seen.bit_count() - hidden
+        self.table = Table(rules, seats, deal.stock, CardSet.from_mask(rules.deck.mask & ~seen), stock_left)
+        self._lay_out(deal.layout)
+
+    def _lay_out(self, layout: Sequence[Card]) -> None:
+        """Turn the layout face up and see what the deal decides at once (RULES.md 4)."""
+        table, rules = self.table, self.rules
+        dealer = table.seats[0]
         for card in layout:
-            if card.kind == "bonus":  # RULES.md 4: to the first player, stealing nothing
-                dealer.gain([card])
-                self._event(
-                    None, dealer.id, "bonus", f"{card.id} was dealt to the layout and goes to {dealer.id}", card=card.id
-                )
+            if card.kind is BONUS:  # to the first player, stealing nothing
+                table.capture(dealer, [card])
+                table.record(None, dealer.id, EventType.BONUS, card=card, source="layout")
             else:
-                self.layout[card.month].append(card)
-        for month, cards in self.layout.items():
+                table.layout[card.month].append(card)
+        for m, cards in enumerate(table.layout):
             if len(cards) == 3:
-                self.stack_maker[month] = None
-        self.layout_empty = not any(self.layout.values())  # for sseul: was the layout empty before a turn
-        self._deal_outcome()
-        if not self.is_over:  # _deal_outcome may have ended the hand
-            self._set_next(0)
-
-    # --- the deal --------------------------------------------------------------------------------------
-
-    def _check_deal(
-        self,
-        players: Sequence[str],
-        layout: Sequence[Card],
-        hands: Mapping[str, Sequence[Card]] | None,
-        stock: Sequence[Card] | None,
-        shown: Mapping[str, Sequence[Card]],
-    ) -> None:
-        rules = self.rules
-
-        def bad(why: str, **ctx: Any) -> IllegalMoveError:
-            return IllegalMoveError(f"bad deal: {why}", code="bad-deal", move_index=None, **ctx)
-
-        if len(players) != rules.players:
-            raise bad(f"{rules.preset} is played by {rules.players} players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise bad("a player id is used twice")
-        unused_bonus = unused_bonus_mask(rules.bonus_cards)
-        placed: list[tuple[Sequence[Card], str]] = []
-        seen = 0  # mask of the cards placed so far
-
-        def place(cards: Sequence[Card], name: str) -> None:
-            nonlocal seen
-            mask = mask_of(cards)
-            if mask & (seen | unused_bonus) or mask.bit_count() != len(cards):
-                raise misdealt([*placed, (cards, name)])
-            seen |= mask
-            placed.append((cards, name))
-
-        def misdealt(groups: list[tuple[Sequence[Card], str]]) -> IllegalMoveError:
-            """Name the first card of the deal that is an unused bonus card or dealt twice."""
-            where: dict[Card, str] = {}
-            for cards, name in groups:
-                for card in cards:
-                    if card.kind == "bonus" and card.id not in rules.bonus_cards:
-                        return bad(f"{card.id} is a bonus card {rules.preset} does not use", card=card.id)
-                    if card in where:
-                        return bad(f"{card.id} is dealt twice ({where[card]} and {name})", card=card.id)
-                    where[card] = name
-            raise AssertionError("place() found no culprit")  # pragma: no cover
-
-        regular = [c for c in layout if c.kind != "bonus"]
-        if len(regular) != LAYOUT_SIZE[rules.players]:
-            raise bad(
-                f"the layout has {len(regular)} month cards, not {LAYOUT_SIZE[rules.players]} "
-                "(list bonus cards dealt there and the cards that replaced them)"
-            )
-        place(layout, "the layout")
-        if hands is not None:
-            if set(hands) != set(players):
-                raise bad("hands must be given for exactly the players")
-            for pid in players:
-                if len(hands[pid]) != HAND_SIZE[rules.players]:
-                    raise bad(f"{pid} is dealt {len(hands[pid])} cards, not {HAND_SIZE[rules.players]}", player=pid)
-                place(hands[pid], f"{pid}'s hand")
-        for pid, cards in shown.items():
-            if pid not in players:
-                raise bad(f"{pid!r}, who shows cards at the deal, is not a player", player=pid)
-            if len(cards) != 4 or len({c.month for c in cards}) != 1:  # (bonus cards: three, month 0)
-                raise bad(f"{pid} shows {card_list(cards)}: only a chongtong, four cards of one month, is shown")
-            if hands is None:
-                place(cards, f"{pid}'s shown cards")
-            elif not set(cards) <= set(hands[pid]):
-                raise bad(f"{pid} shows {card_list(cards)}, which {pid} was not dealt", player=pid)
-        if stock is not None:
-            place(stock, "the stock")
-            expected = 48 + len(rules.bonus_cards) - len(layout) - rules.players * HAND_SIZE[rules.players]
-            if len(stock) != expected:
-                raise bad(f"the stock has {len(stock)} cards, not {expected}")
-            if hands is not None:
-                deck_size = 48 + len(rules.bonus_cards)
-                if seen.bit_count() != deck_size:
-                    raise bad(f"hands, layout and stock hold {seen.bit_count()} cards, not the {deck_size} of the deck")
-
-    def _deal_outcome(self) -> None:
-        rules = self.rules
-        for month, cards in self.layout.items():
-            if len(cards) == 4:  # RULES.md 4: floor_four
-                self._finish(
-                    rules.floor_four,
-                    None,
-                    None,
-                    f"four cards of month {month} were dealt on the layout: {rules.floor_four}",
-                )
-                return
+                table.stack_maker[m] = None
+        month = four_of_a_month(table.layout_cards())
+        if month is not None:
+            outcome = Outcome(rules.floor_four)
+            table.record(None, None, EventType(outcome), reason="floor-four", month=month)
+            self._finish(outcome, None)
+            return
         if not rules.chongtong_points:
             return
-        holders = [seat.id for seat in self.seats if _has_four_of_a_month(seat.hand)]
+        holders = chongtong_holders({seat.id: seat.hand for seat in table.seats})
         if len(holders) == 1:
-            self._event(None, holders[0], "chongtong", f"{holders[0]} was dealt four cards of one month (chongtong)")
-            self._finish("chongtong", holders[0], None, "")
-        elif len(holders) > 1:
-            what = rules.multiple_chongtong
-            self._finish(what, None, None, f"{' and '.join(holders)} were each dealt chongtong: {what}")
+            player, month = holders[0]
+            table.record(None, player, EventType.CHONGTONG, month=month)
+            self._finish(Outcome.CHONGTONG, player)
+        elif holders:
+            outcome = Outcome(rules.multiple_chongtong)
+            players = [pid for pid, _ in holders]
+            table.record(None, None, EventType(outcome), reason="multiple-chongtong", players=players)
+            self._finish(outcome, None)
 
-    # --- queries ---------------------------------------------------------------------------------------
+    # --- looking ------------------------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.table.seats
+
+    @property
+    def events(self) -> list[Event]:
+        return self.table.events
+
+    @property
+    def instant_payments(self) -> list[InstantPayment]:
+        return self.table.instant_payments
+
+    @property
+    def stock_left(self) -> int:
+        return self.table.stock_left
 
     @property
     def is_over(self) -> bool:
@@ -245,85 +129,126 @@ class GameState:
     @property
     def to_move(self) -> str | None:
         """The player the log expects next (None when the hand is over)."""
-        return None if self.expects is None else self.order[self.turn]
+        return None if self.expects is None else self.players[self._mover]
 
-    def layout_cards(self) -> list[Card]:
-        return sorted((c for cards in self.layout.values() for c in cards), key=lambda c: c.index)
+    @property
+    def deal_is_known(self) -> bool:
+        """Hands and stock are known, so every legal move can be listed."""
+        return self.table.stock is not None and not any(seat.hidden for seat in self.seats)
 
-    def score_of(self, seat: Seat) -> int:
-        """The seat's combination score now (RULES.md 2-3)."""
-        return total(seat.mask, self.rules, seat.sep_animal_as)
+    def layout_cards(self) -> CardSet:
+        return self.table.layout_cards()
 
-    def hand_result(self, nagari_streak: int = 0, stake: int = 1) -> HandResult:
-        """The finished hand as settlement sees it (the same record /v1/settle builds)."""
+    def hand_result(self, nagari_streak: int = 0, stake: int = 1, *, stop_now: bool = False) -> HandResult:
+        """The hand as settlement sees it (the same record /v1/settle builds). ``stop_now``: as if the player
+        due to call stopped now."""
+        winner, outcome = (self.to_move, Outcome.STOP) if stop_now else (self.winner, self.outcome or Outcome.NAGARI)
         return HandResult(
-            tuple(
-                PlayerHand(s.id, tuple(s.captured), s.go_count, s.shakes, s.bombs, s.sep_animal_as) for s in self.seats
-            ),
-            self.winner,
-            self.outcome or "nagari",
+            tuple(PlayerHand(s.id, s.captured, s.go_count, s.shakes, s.bombs, s.sep_animal_as) for s in self.seats),
+            winner,
+            outcome,
             nagari_streak,
             stake,
             # RULES.md 8: with several go-callers among the losers, the latest to call go pays for all
-            next((pid for pid in reversed(self.go_calls) if pid != self.winner), None),
+            next((pid for pid in reversed(self.go_calls) if pid != winner), None),
         )
 
-    # --- legal moves ----------------------------------------------------------------------------------
+    def settle(self, nagari_streak: int = 0, stake: int = 1) -> Settlement:
+        """The settlement of the finished hand (the engine played it, so it is priced without re-checking)."""
+        if not self.is_over:
+            raise ValueError("the hand is not over")
+        return self._price(self.hand_result(nagari_streak, stake))
+
+    def settle_if_stop(self, nagari_streak: int = 0, stake: int = 1) -> Settlement:
+        """What a stop called now would settle (a go/stop decision must be due)."""
+        if self.expects is not CALL:
+            raise ValueError("no go/stop decision is due")
+        return self._price(self.hand_result(nagari_streak, stake, stop_now=True))
+
+    def _price(self, hand: HandResult) -> Settlement:
+        return price(hand, self.rules, {seat.id: seat.captured for seat in self.seats})
+
+    # --- legal moves -------------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         """Every move the player to move may make now, with every capture choice spelled out.
 
         Needs a known deal (hands and stock): with hidden cards the choices are not knowable. Moves state
-        their ``draw`` and ``bonus_flipped`` explicitly, so the log also replays without the stock.
+        their ``draw`` and ``bonus_flipped``, so the log also replays without the stock.
         """
         if self.expects is None:
             return []
-        if self.stock is None or any(s.hidden for s in self.seats):
+        if not self.deal_is_known:
             raise ValueError("legal_moves needs a known deal: hands and stock")
-        seat = self.seats[self.turn]
-        if self.expects == "call":
+        seat = self.table.seats[self._mover]
+        if self.expects is CALL:
             return [Move(seat.id, call="go"), Move(seat.id, call="stop")]
-        if self.expects == "flip":
-            return self._with_draw(Move(seat.id, flip=True), None, self.stock_pos, [])
-        rules = self.rules
-        hand = sorted(seat.hand, key=lambda c: c.index)
+        moves: list[Move] = []
+        if seat.flip_turns:
+            moves += self._with_draw(Move(seat.id, flip=True), None, 0, [])
+        if self.expects is FLIP:
+            return moves
+        return moves + self._hand_moves(Move(seat.id), list(seat.hand), 0, seat)
+
+    def _hand_moves(self, base: Move, hand: list[Card], offset: int, seat: Seat | None = None) -> list[Move]:
+        """Plays, shakes and bombs from ``hand`` (in catalog order) with the stock ``offset`` cards down
+        (RULES.md 5); with ``seat``, the seat's bonus cards are played too."""
+        rules, layout = self.rules, self.table.layout
         moves: list[Move] = []
         months: dict[int, list[Card]] = {}
         for card in hand:
-            if card.kind == "bonus":
-                moves += self._bonus_moves(seat, card, hand)
+            if card.kind is BONUS:
+                if seat is not None:
+                    moves += self._bonus_moves(seat, card)
                 continue
             months.setdefault(card.month, []).append(card)
             for choice in self._choices(card):
-                moves += self._with_draw(Move(seat.id, play=card, capture=choice), card, self.stock_pos, [])
+                moves += self._with_draw(base._replace(play=card, capture=choice), card, offset, [])
         for month, cards in months.items():
-            on_layout = len(self.layout[month])
-            if rules.allow_shake and len(cards) >= 3 and on_layout == 0:
+            if rules.allow_shake and len(cards) >= 3 and not layout[month]:
                 for trio in combinations(cards, 3):
                     for card in trio:
-                        moves += self._with_draw(Move(seat.id, play=card, shake=trio), card, self.stock_pos, [])
-            if rules.allow_bomb and len(cards) == 3 and on_layout == 1:
-                moves += self._with_draw(Move(seat.id, bomb=tuple(cards)), None, self.stock_pos, [])
+                        moves += self._with_draw(base._replace(play=card, shake=trio), card, offset, [])
+            if rules.allow_bomb and len(cards) == 3 and len(layout[month]) == 1:
+                moves += self._with_draw(base._replace(bomb=tuple(cards)), None, offset, [])
+        return moves
+
+    def _bonus_moves(self, seat: Seat, card: Card) -> list[Move]:
+        base = Move(seat.id, bonus=card)
+        if self.rules.bonus_from_hand == "extra-flip":
+            bonus, flipped, offset = self._peek(0)
+            if flipped is None:
+                return [base._replace(bonus_flipped=tuple(bonus) or None)]
+            return [
+                m
+                for c in self._choices(flipped)
+                for m in self._with_draw(base._replace(play=flipped, capture=c), flipped, offset, bonus)
+            ]
+        # replace: the stock top joins the hand, and a hand card is played (a shake or a bomb too)
+        drawn = self.table.stock_top()
+        hand = [c for c in seat.hand if c is not card] + ([drawn] if drawn is not None else [])
+        offset = 1 if drawn is not None else 0
+        moves = self._hand_moves(base, sorted(hand, key=lambda c: c.index), offset)
+        if not moves:  # only bonus cards in hand: the turn is the bonus card alone
+            return self._with_draw(base, None, offset, [])
         return moves
 
     def _choices(self, card: Card) -> list[Card | None]:
-        here = self.layout[card.month]
+        here = self.table.layout[card.month]
         return list(here) if len(here) == 2 else [None]
 
-    def _peek(self, pos: int) -> tuple[list[Card], Card | None, int]:
-        """Bonus cards and the next month card off a known stock from ``pos``."""
-        assert self.stock is not None
+    def _peek(self, offset: int) -> tuple[list[Card], Card | None, int]:
+        """Bonus cards and the next month card of a known stock, ``offset`` cards down."""
         bonus: list[Card] = []
-        while pos < len(self.stock):
-            card = self.stock[pos]
-            pos += 1
-            if card.kind != "bonus":
-                return bonus, card, pos
+        while (card := self.table.stock_top(offset)) is not None:
+            offset += 1
+            if card.kind is not BONUS:
+                return bonus, card, offset
             bonus.append(card)
-        return bonus, None, pos
+        return bonus, None, offset
 
-    def _with_draw(self, move: Move, played: Card | None, pos: int, bonus: list[Card]) -> list[Move]:
-        more, draw, _ = self._peek(pos)
+    def _with_draw(self, move: Move, played: Card | None, offset: int, bonus: list[Card]) -> list[Move]:
+        more, draw, _ = self._peek(offset)
         flipped = tuple(bonus + more) or None
         if draw is None:
             return [move._replace(bonus_flipped=flipped)]
@@ -332,228 +257,122 @@ class GameState:
             choices = self._choices(draw)
         return [move._replace(draw=draw, draw_capture=c, bonus_flipped=flipped) for c in choices]
 
-    def _bonus_moves(self, seat: Seat, card: Card, hand: list[Card]) -> list[Move]:
-        pos = self.stock_pos
-        base = Move(seat.id, bonus=card)
-        if self.rules.bonus_from_hand == "extra-flip":
-            bonus, flipped, pos = self._peek(pos)
-            if flipped is None:
-                return [base._replace(bonus_flipped=tuple(bonus) or None)]
-            return [
-                m
-                for c in self._choices(flipped)
-                for m in self._with_draw(base._replace(play=flipped, capture=c), flipped, pos, bonus)
-            ]
-        drawn = self.stock[pos] if self.stock is not None and pos < len(self.stock) else None
-        pos += drawn is not None
-        options = [c for c in hand if c is not card and c.kind != "bonus"]
-        if drawn is not None and drawn.kind != "bonus":
-            options.append(drawn)
-        if not options:  # only bonus cards left in hand: the turn is the bonus card alone
-            return self._with_draw(base, None, pos, [])
-        return [
-            m
-            for h in options
-            for c in self._choices(h)
-            for m in self._with_draw(base._replace(play=h, capture=c), h, pos, [])
-        ]
-
-    # --- applying moves --------------------------------------------------------------------------------
+    # --- applying moves ----------------------------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
         """Apply one move; raises IllegalMoveError (state unchanged) when the rules forbid it here."""
         i = len(self.moves)
         if self.expects is None:
-            if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
-                if move.call == "go":
-                    raise IllegalMoveError(
-                        f"{move.player} calls go on their last turn, where only stop is possible",
-                        code="call-not-allowed",
-                        move_index=i,
-                        player=move.player,
-                    )
-                self.moves.append(move)  # RULES.md 7: a log may state the automatic stop
-                self.auto_stop_at = None
-                return
-            raise IllegalMoveError(
-                f"{move.player} moves after the hand is over", code="game-over", move_index=i, player=move.player
-            )
-        if move.player not in self.index:
-            raise IllegalMoveError(
-                f"{move.player!r} is not a player of this hand", code="not-your-turn", move_index=i, player=move.player
-            )
-        if move.call is not None:
+            self._after_the_end(move, i)
+        elif move.player not in self.players:
+            raise IllegalMoveError("not-your-turn", why="not-a-player", move_index=i, player=move.player)
+        elif move.call is not None:
             self._call(move, i)
         elif move.sep_animal_as is not None and move.kind == "declare":
             self._declare(move, i)
         else:
-            who = self.order[self.turn]
-            if self.expects == "call":
-                raise IllegalMoveError(
-                    f"{who} must call go or stop before {move.player} plays",
-                    code="call-required",
-                    move_index=i,
-                    player=who,
-                )
-            if move.player != who:
-                raise IllegalMoveError(
-                    f"it is {who}'s turn, not {move.player}'s", code="not-your-turn", move_index=i, player=move.player
-                )
-            turn = Turn(self, move, i)
-            turn.plan()
-            turn.commit()
+            self._turn(move, i)
         self.moves.append(move)
 
-    def _declare(self, move: Move, i: int) -> None:
-        if self.rules.sep_animal == "animal" and move.sep_animal_as == "junk":
-            raise IllegalMoveError(
-                f"{move.player} declares the cup as junk, but under sep_animal 'animal' it is always an animal",
-                code="sep-animal-pin",
-                move_index=i,
-                player=move.player,
-            )
-        seat = self.seats[self.index[move.player]]
-        seat.sep_animal_as = move.sep_animal_as
-        self._event(i, seat.id, "declare", f"{seat.id} counts the cup ({CUP.id}) as {move.sep_animal_as}")
+    def _after_the_end(self, move: Move, i: int) -> None:
+        if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
+            if move.call == "go":  # RULES.md 7: on a last turn only stop is possible
+                raise IllegalMoveError("call-not-allowed", why="go-on-last-turn", move_index=i, player=move.player)
+            self.auto_stop_at = None  # a log may state the automatic stop
+            return
+        raise IllegalMoveError("game-over", move_index=i, player=move.player)
+
+    def _turn(self, move: Move, i: int) -> None:
+        seat = self.table.seats[self._mover]
+        if self.expects is CALL:
+            raise IllegalMoveError("call-required", move_index=i, player=seat.id, mover=move.player)
+        if move.player != seat.id:
+            raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
+        turn = Turn(self.table, seat, move, i, flip_due=self.expects is FLIP)
+        turn.plan()
+        turn.apply()
+        self._after_turn(seat, turn, i)
+
+    def _after_turn(self, seat: Seat, result: Turn, i: int) -> None:
+        """First-turn payments, instant wins, and whether a go/stop decision is due (RULES.md 7, 8)."""
+        table, rules = self.table, self.rules
+        n = seat.turns
+        if result.ppuk and seat.first_ppuks == n - 1 and n <= 3:  # a ppuk on each of the first n turns
+            seat.first_ppuks = n
+            pays = rules.first_ppuk_payments
+            if len(pays) >= n and pays[n - 1]:
+                table.pay_each(seat, pays[n - 1], "first-ppuk", n, i)
+        if result.ttadak and n == 1 and rules.first_ttadak_payment:
+            table.pay_each(seat, rules.first_ttadak_payment, "first-ttadak", 1, i)
+        if result.ppuk and seat.ppuk_count == 3 and rules.three_ppuk_points:
+            table.record(i, seat.id, EventType.THREE_PPUK)
+            self._finish(Outcome.THREE_PPUK, seat.id)
+            return
+        seat.empty_turns = 0 if result.took_any else seat.empty_turns + 1
+        if seat.empty_turns == HEODANG_TURNS and rules.heodang_points:
+            table.record(i, seat.id, EventType.HEODANG, turns=HEODANG_TURNS)
+            self._finish(Outcome.HEODANG, seat.id)
+            return
+        key = (seat.captured_mask, seat.sep_animal_as)
+        if key[0] & ~self._checked[self._mover][0] == 0 and key[1] == self._checked[self._mover][1]:
+            # no card gained since the last check: a score only grows with cards, so nothing can be due
+            self._advance(i)
+            return
+        self._checked[self._mover] = key
+        points = total(seat.captured_mask, rules, seat.sep_animal_as)
+        if points >= rules.target_score and (seat.go_bar is None or points > seat.go_bar):
+            if result.last:  # RULES.md 7: on a last turn only stop is possible
+                table.record(i, seat.id, EventType.STOP, points=points, automatic=True)
+                self._finish(Outcome.STOP, seat.id)
+                self.auto_stop_at = i
+                return
+            self.expects = CALL
+            return
+        self._advance(i)
 
     def _call(self, move: Move, i: int) -> None:
-        if self.expects != "call":
-            raise IllegalMoveError(
-                f"{move.player} calls {move.call}, but no go or stop is due",
-                code="call-not-allowed",
-                move_index=i,
-                player=move.player,
-            )
-        seat = self.seats[self.turn]
+        if self.expects is not CALL:
+            raise IllegalMoveError("call-not-allowed", why="no-call-due", move_index=i, player=move.player)
+        seat = self.table.seats[self._mover]
         if move.player != seat.id:
-            raise IllegalMoveError(
-                f"{seat.id} must call go or stop, not {move.player}",
-                code="not-your-turn",
-                move_index=i,
-                player=move.player,
-            )
-        points = self.score_of(seat)
+            raise IllegalMoveError("not-your-turn", why="call-due", move_index=i, player=move.player, expected=seat.id)
+        points = total(seat.captured_mask, self.rules, seat.sep_animal_as)
         if move.call == "stop":
-            self._event(i, seat.id, "stop", f"{seat.id} stops with {points} points")
-            self._finish("stop", seat.id, i, "")
+            self.table.record(i, seat.id, EventType.STOP, points=points, automatic=False)
+            self._finish(Outcome.STOP, seat.id)
             return
         seat.go_count += 1
         seat.go_bar = points
         self.go_calls.append(seat.id)
-        self._event(i, seat.id, "go", f"{seat.id} calls go #{seat.go_count} at {points} points")
+        self.table.record(i, seat.id, EventType.GO, count=seat.go_count, points=points)
         self._advance(i)
 
-    def _advance(self, i: int | None) -> None:
-        """Hand the turn to the next player who still has something to play, or end in nagari."""
-        seats = self.seats
-        j = self.turn
+    def _declare(self, move: Move, i: int) -> None:
+        try:
+            self.rules.check_cup_pin(move.sep_animal_as, player=move.player)
+        except HandError as err:
+            raise IllegalMoveError(err.code, move_index=i, **err.params) from None
+        seat = self.table.seat(move.player)
+        seat.sep_animal_as = move.sep_animal_as
+        self.table.record(i, seat.id, EventType.DECLARE, sep_animal_as=move.sep_animal_as)
+
+    def _advance(self, i: int) -> None:
+        """Pass the turn to the next player who still holds a hand card or a flip turn, or end in nagari."""
+        seats = self.table.seats
+        j = self._mover
         for _ in seats:
             j = j + 1 if j + 1 < len(seats) else 0
             seat = seats[j]
-            if seat.hand or seat.hidden or seat.flip_turns:
-                self.turn = j
-                self.expects = "flip" if seat.flip_turns else "play"
+            in_hand = seat.hand_mask or seat.hidden
+            if in_hand or seat.flip_turns:
+                self._mover = j
+                flip_due = seat.flip_turns and (not in_hand or self.rules.bomb_flip_timing == "next")
+                self.expects = FLIP if flip_due else PLAY
                 return
-        self._event(i, None, "nagari", "the cards ran out with no stop: nagari")
-        self._finish("nagari", None, i, "")
+        self.table.record(i, None, EventType.NAGARI)
+        self._finish(Outcome.NAGARI, None)
 
-    def _set_next(self, j: int) -> None:
-        self.turn = j
-        self.expects = "flip" if self.seats[j].flip_turns else "play"
-
-    def _finish(self, outcome: str, winner: str | None, i: int | None, why: str) -> None:
-        if why:
-            self._event(i, winner, outcome, why)
+    def _finish(self, outcome: Outcome, winner: str | None) -> None:
         self.outcome = outcome
         self.winner = winner
         self.expects = None
-
-    def _event(self, i: int | None, player: str | None, type_: str, detail: str, **data: Any) -> None:
-        self.events.append(Event(i, player, type_, detail, data))
-
-    def steal(self, taker: Seat, units: int, cause: str, i: int) -> None:
-        """Take ``units`` junk units from each opponent, cheapest card first (RULES.md 6)."""
-        if units <= 0:
-            return
-        rules = self.rules
-        for victim in self.seats:
-            if victim is taker:
-                continue
-            taken: list[Card] = []
-            owed = units
-            for group, value in _STEAL_GROUPS[rules.double_junk]:  # cheapest first, catalog order within
-                have = victim.mask & group
-                while have and owed > 0:
-                    low = have & -have
-                    taken.append(CARDS[low.bit_length() - 1])
-                    have ^= low
-                    owed -= value
-            if not taken:
-                continue
-            for card in taken:
-                victim.lose(card)
-            taker.gain(taken)
-            self._event(
-                i,
-                taker.id,
-                "steal",
-                f"{taker.id} takes {card_list(taken)} from {victim.id} for the {cause.replace('_', '-')}",
-                **{"from": victim.id, "cards": [c.id for c in taken], "cause": cause},
-            )
-
-
-class Replay(NamedTuple):
-    """A replayed log: the final state, and its settlement when the hand is over."""
-
-    state: GameState
-    settlement: Settlement | None
-
-
-def parse_deal(deal: Mapping[str, Any]) -> dict[str, Any]:
-    """Card ids of a deal -> Card values; raises IllegalMoveError(code="bad-deal") for unknown ids."""
-
-    def resolve(ids: Any, where: str) -> list[Card]:
-        try:
-            return [CARD_BY_ID[x] for x in ids]
-        except (KeyError, TypeError):
-            pass
-        try:  # the slow way, to name the culprit
-            [by_id(x) for x in ids]
-        except CardError as err:
-            raise IllegalMoveError(
-                f"bad deal: {err.detail} ({where})", code="bad-deal", move_index=None, card=err.context.get("card")
-            ) from None
-        raise AssertionError("unreachable: the fast path failed on a valid id list")  # pragma: no cover
-
-    out: dict[str, Any] = {"layout": resolve(deal["layout"], "layout")}
-    if deal.get("hands") is not None:
-        out["hands"] = {pid: resolve(cards, f"{pid}'s hand") for pid, cards in deal["hands"].items()}
-    if deal.get("stock") is not None:
-        out["stock"] = resolve(deal["stock"], "stock")
-    if deal.get("shown") is not None:
-        out["shown"] = {pid: resolve(cards, f"{pid}'s shown cards") for pid, cards in deal["shown"].items()}
-    return out
-
-
-def replay(
-    players: Sequence[str],
-    rules: RuleSet,
-    deal: Mapping[str, Any],
-    moves: Iterable[Move | Mapping[str, Any]],
-    *,
-    nagari_streak: int = 0,
-    stake: int = 1,
-) -> Replay:
-    """Replay a log from the deal; raises IllegalMoveError at the first move the rules forbid.
-
-    ``deal`` holds card ids (``layout``, and optionally ``hands``, ``stock`` top first, and ``shown``: a
-    chongtong shown at the deal of a hidden-hand game); moves may be
-    Move values or their dict form. A finished hand is settled by the same ``settle`` as /v1/settle.
-    """
-    state = GameState(players, rules, **parse_deal(deal))
-    for i, raw in enumerate(moves):
-        state.apply(raw if isinstance(raw, Move) else Move.from_dict(raw, index=i))
-    result = None
-    if state.is_over:
-        result = settle(state.hand_result(nagari_streak, stake), rules)
-    return Replay(state, result)

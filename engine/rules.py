@@ -9,16 +9,31 @@ schema and the docs, so a new knob is one line here and one field below.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import BONUS_IDS, Card
-from .errors import CardError, RulesError
+from .cards import BONUS_CARDS, CARDS, CUP, DOUBLE_JUNK, JUNK, CardSet, Kind, Place
+from .errors import CardError, HandError, RulesError
+from .events import EventType
 
-__all__ = ["KNOBS", "PRESETS", "Knob", "RuleSet", "find_rules", "resolve"]
+__all__ = ["HAND_SIZE", "KNOBS", "LAYOUT_SIZE", "PRESETS", "Knob", "RuleSet", "find_rules", "resolve"]
 
-STEAL_EVENTS = ("chok", "ttadak", "sseul", "stack", "ja_ppuk", "bomb", "bonus")
+HAND_SIZE = {2: 10, 3: 7}  # RULES.md 4: cards dealt to each hand, by number of players
+LAYOUT_SIZE = {2: 8, 3: 6}  # month cards dealt face up
+
+# The events that steal junk (RULES.md 6): the name ``no_steal_on_last_turn`` gives each, the event, and
+# the knob of its amount. This table is the one place the knob names and the event names meet.
+STEALS: tuple[tuple[str, EventType, str], ...] = (
+    ("chok", EventType.CHOK, "steal_chok"),
+    ("ttadak", EventType.TTADAK, "steal_ttadak"),
+    ("sseul", EventType.SSEUL, "steal_sseul"),
+    ("stack", EventType.STACK_CAPTURE, "steal_stack"),
+    ("ja_ppuk", EventType.JA_PPUK, "steal_ja_ppuk"),
+    ("bomb", EventType.BOMB, "steal_bomb"),
+    ("bonus", EventType.BONUS, "steal_bonus"),
+)
+STEAL_NAMES = tuple(name for name, _, _ in STEALS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,40 +49,45 @@ class Knob:
     max_items: int | None = None
 
     def check(self, value: Any) -> Any:
-        """Return the value in its canonical form, or raise RulesError naming the knob."""
+        """Return the value in its canonical form, or raise RulesError(``invalid-knob``) naming the knob.
 
-        def bad(why: str) -> RulesError:
-            return RulesError(f"knob {self.name!r}: {why}", code="invalid-knob", knob=self.name)
+        ``why`` says what is wrong: ``not-a-bool``, ``not-an-int``, ``below-minimum``, ``above-maximum``,
+        ``not-a-choice``, ``not-a-list``, ``too-many`` or ``listed-twice``.
+        """
+
+        def bad(why: str, **facts: Any) -> RulesError:
+            return RulesError("invalid-knob", why=why, knob=self.name, value=repr(value), **facts)
 
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise bad(f"expected true or false, got {value!r}")
+                raise bad("not-a-bool")
             return value
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise bad(f"expected an integer, got {value!r}")
+                raise bad("not-an-int")
             if self.minimum is not None and value < self.minimum:
-                raise bad(f"{value} is below the minimum {self.minimum}")
+                raise bad("below-minimum", minimum=self.minimum)
             if self.maximum is not None and value > self.maximum:
-                raise bad(f"{value} is above the maximum {self.maximum}")
+                raise bad("above-maximum", maximum=self.maximum)
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise bad(f"{value!r} is not one of {', '.join(self.choices)}")
+                raise bad("not-a-choice", choices=list(self.choices))
             return value
         if not isinstance(value, (list, tuple)):
-            raise bad(f"expected a list, got {value!r}")
+            raise bad("not-a-list")
         if self.max_items is not None and len(value) > self.max_items:
-            raise bad(f"at most {self.max_items} values")
+            raise bad("too-many", maximum=self.max_items)
         if self.kind == "set":
             for item in value:
                 if item not in self.choices:
-                    raise bad(f"{item!r} is not one of {', '.join(self.choices)}")
+                    raise bad("not-a-choice", choices=list(self.choices))
             if len(set(value)) != len(value):
-                raise bad("a value is listed twice")
+                raise bad("listed-twice")
             return tuple(c for c in self.choices if c in value)  # canonical order
-        items = tuple(Knob(self.name, "int", "", minimum=0).check(v) for v in value)
-        return items
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
+            raise bad("not-an-int")
+        return tuple(value)
 
 
 def _k(name: str, kind: str, doc: str, **kw: Any) -> Knob:
@@ -75,12 +95,13 @@ def _k(name: str, kind: str, doc: str, **kw: Any) -> Knob:
 
 
 _INT0 = {"minimum": 0, "maximum": 1000}
+GOBAK = ("none", "double", "pays-all", "pays-all-double")
 KNOBS: dict[str, Knob] = {
     k.name: k
     for k in (
         _k("players", "int", "number of players (RULES.md 4)", minimum=2, maximum=3),
         _k("target_score", "int", "combination score that allows a stop (RULES.md 7)", minimum=1, maximum=100),
-        _k("bonus_cards", "set", "bonus cards in the deck (RULES.md 1)", choices=BONUS_IDS),
+        _k("bonus_cards", "set", "bonus cards in the deck (RULES.md 1)", choices=tuple(BONUS_CARDS.ids())),
         _k(
             "bonus_from_hand",
             "choice",
@@ -101,6 +122,12 @@ KNOBS: dict[str, Knob] = {
         _k("allow_shake", "bool", "shaking three cards of a month is allowed (RULES.md 5)"),
         _k("allow_bomb", "bool", "bombs are allowed (RULES.md 5)"),
         _k("bomb_flip_turns", "int", "flip-only turns a bomb gives (RULES.md 5)", minimum=0, maximum=2),
+        _k(
+            "bomb_flip_timing",
+            "choice",
+            "when a bomb's flip turns are used: at any later turn, or the very next ones (RULES.md 5)",
+            choices=("any", "next"),
+        ),
         _k("ppuk_on_last_turn", "bool", "a ppuk can be made with the last hand card (RULES.md 5)"),
         _k("steal_chok", "int", "junk units taken from each opponent for a chok (RULES.md 6)", **_INT0),
         _k("steal_ttadak", "int", "junk units taken for a ttadak (RULES.md 6)", **_INT0),
@@ -115,7 +142,7 @@ KNOBS: dict[str, Knob] = {
             "no_steal_on_last_turn",
             "set",
             "events that steal nothing on the player's last turn (RULES.md 6)",
-            choices=STEAL_EVENTS,
+            choices=STEAL_NAMES,
         ),
         _k(
             "go_scheme",
@@ -141,7 +168,7 @@ KNOBS: dict[str, Knob] = {
         ),
         _k("pibak_zero_exempt", "bool", "a loser with no junk at all is not pibak (RULES.md 8)"),
         _k("gwangbak", "bool", "gwangbak x2 is played (RULES.md 8)"),
-        _k("gobak", "choice", "what a loser who called go pays (RULES.md 8)", choices=("none", "double", "pays-all")),
+        _k("gobak", "choice", "what a loser who called go pays (RULES.md 8)", choices=GOBAK),
         _k(
             "nagari_multiplier",
             "int",
@@ -161,7 +188,11 @@ KNOBS: dict[str, Knob] = {
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """The effective value of every knob; build one with ``resolve``. Field docs live in ``KNOBS``."""
+    """The effective value of every knob; build one with ``resolve``. Field docs live in ``KNOBS``.
+
+    A few facts follow from the knobs and are worked out once, when the rule set is built: the cards in
+    play (``deck``), what each junk card is worth (``junk_units``), and what each event steals.
+    """
 
     preset: str
     players: int
@@ -177,6 +208,7 @@ class RuleSet:
     allow_shake: bool
     allow_bomb: bool
     bomb_flip_turns: int
+    bomb_flip_timing: str
     ppuk_on_last_turn: bool
     steal_chok: int
     steal_ttadak: int
@@ -201,7 +233,35 @@ class RuleSet:
     heodang_points: int
     first_ppuk_payments: tuple[int, ...]
     first_ttadak_payment: int
-    description: str = field(default="", compare=False)
+
+    deck: CardSet = field(init=False, repr=False, compare=False)
+    """The cards in play: the 48 month cards and the rule set's bonus cards."""
+    unused_bonus: CardSet = field(init=False, repr=False, compare=False)
+    junk_units: tuple[tuple[CardSet, int], ...] = field(init=False, repr=False, compare=False)
+    """The junk cards grouped by what each is worth (RULES.md 1), cheapest first; the cup is not among them."""
+    junk_masks: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    """The masks of the junk cards worth 1, 2 and 3 units: ``junk_units`` as the scoring reads it."""
+    hand_size: int = field(init=False, repr=False, compare=False)
+    layout_size: int = field(init=False, repr=False, compare=False)
+    _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__  # the record is frozen: these are set once, here
+        bonus = CardSet(c for c in CARDS if c.id in self.bonus_cards)
+        put(self, "deck", CardSet(c for c in CARDS if c.kind is not Kind.BONUS) | bonus)
+        put(self, "unused_bonus", BONUS_CARDS - bonus)
+        doubles = DOUBLE_JUNK if self.double_junk else CardSet()
+        units = (
+            (JUNK - doubles, 1),
+            (doubles | CardSet(c for c in BONUS_CARDS if c.junk_units == 2), 2),
+            (CardSet(c for c in BONUS_CARDS if c.junk_units == 3), 3),
+        )
+        put(self, "junk_units", units)
+        put(self, "junk_masks", tuple(group.mask for group, _ in units))
+        put(self, "hand_size", HAND_SIZE.get(self.players, 0))
+        put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
+        steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}
+        put(self, "_steals", steals)
 
     def asdict(self) -> dict[str, Any]:
         """The ``rules`` echo of API.md: the preset name and every knob (lists as lists)."""
@@ -211,30 +271,37 @@ class RuleSet:
             out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
-    def check_bonus(self, cards: Iterable[Card], *, owner: str | None = None) -> None:
-        """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
-        for card in cards:
-            if card.kind == "bonus" and card.id not in self.bonus_cards:
-                who = f"{owner} holds " if owner else ""
-                raise CardError(
-                    f"{who}{card.id}, a bonus card {self.preset} does not use",
-                    code="bonus-not-in-play",
-                    player=owner,
-                    card=card.id,
-                )
+    def steal(self, event: EventType, last_turn: bool) -> int:
+        """Junk units ``event`` takes from each opponent (RULES.md 6); 0 for an event that does not steal."""
+        units, spared_on_last_turn = self._steals.get(event, (0, False))
+        return 0 if last_turn and spared_on_last_turn else units
 
-    def steal(self, event: str, last_turn: bool) -> int:
-        """Junk units an event takes from each opponent (RULES.md 6)."""
-        if last_turn and event in self.no_steal_on_last_turn:
-            return 0
-        return int(getattr(self, f"steal_{event}"))
+    def check_in_play(self, cards: CardSet, *, owner: Place | None = None) -> None:
+        """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
+        unused = cards.mask & self.unused_bonus.mask
+        if unused:
+            card = next(iter(CardSet.from_mask(unused)))
+            player = owner.player if owner else None
+            raise CardError("bonus-not-in-play", card=card.id, player=player, place=owner, preset=self.preset)
+
+    def check_cup_pin(self, pin: str | None, *, player: str | None = None) -> None:
+        """Refuse the cup declared as junk where it is always an animal (HandError ``sep-animal-pin``)."""
+        if pin == "junk" and self.sep_animal == "animal":
+            raise HandError("sep-animal-pin", player=player, card=CUP.id)
+
+    def check_players(self, ids: list[str]) -> None:
+        """Refuse a hand of the wrong number of players or with an id used twice (HandError)."""
+        if len(ids) != self.players:
+            raise HandError("player-count", players=self.players, given=len(ids), preset=self.preset)
+        for i, pid in enumerate(ids):
+            if pid in ids[:i]:
+                raise HandError("duplicate-player", player=pid)
 
 
 _LAST_TURN_KOREAN = ("chok", "ttadak", "sseul", "stack", "ja_ppuk")
 
 _KOREAN_2P = RuleSet(
     preset="korean-2p",
-    description="Matgo, 2 players: seed 004's 2-player figures and the Korean online Matgo consensus",
     players=2,
     target_score=7,
     bonus_cards=("bonus-2a", "bonus-3"),
@@ -248,6 +315,7 @@ _KOREAN_2P = RuleSet(
     allow_shake=True,
     allow_bomb=True,
     bomb_flip_turns=2,
+    bomb_flip_timing="any",
     ppuk_on_last_turn=False,
     steal_chok=1,
     steal_ttadak=1,
@@ -276,7 +344,6 @@ _KOREAN_2P = RuleSet(
 _KOREAN_3P = dataclasses.replace(
     _KOREAN_2P,
     preset="korean-3p",
-    description="Go-Stop, 3 players: seed 004's 3-player figures",
     players=3,
     target_score=3,
     bonus_cards=("bonus-2a", "bonus-2b", "bonus-3"),
@@ -291,7 +358,6 @@ _KOREAN_3P = dataclasses.replace(
 )
 _CHIPS_2P = RuleSet(
     preset="chips-2p",
-    description="Go-Stop with chips, 2 players: the English-language article of seeds 000/002/003",
     players=2,
     target_score=7,
     bonus_cards=(),
@@ -305,6 +371,7 @@ _CHIPS_2P = RuleSet(
     allow_shake=True,
     allow_bomb=True,
     bomb_flip_turns=2,
+    bomb_flip_timing="any",
     ppuk_on_last_turn=True,
     steal_chok=1,
     steal_ttadak=1,
@@ -333,13 +400,11 @@ _CHIPS_2P = RuleSet(
 _CHIPS_3P = dataclasses.replace(
     _CHIPS_2P,
     preset="chips-3p",
-    description="Go-Stop with chips, 3 players: the English-language article of seeds 000/002/003",
     players=3,
     target_score=3,
 )
 _BASIC_2P = RuleSet(
     preset="basic-2p",
-    description="Matgo without shakes or bombs: the 2-player online rule card of seed 001",
     players=2,
     target_score=7,
     bonus_cards=(),
@@ -353,6 +418,7 @@ _BASIC_2P = RuleSet(
     allow_shake=False,
     allow_bomb=False,
     bomb_flip_turns=0,
+    bomb_flip_timing="any",
     ppuk_on_last_turn=True,
     steal_chok=1,
     steal_ttadak=1,
@@ -388,9 +454,7 @@ def find_rules(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise RulesError(
-            f"unknown preset {name!r}; presets are {', '.join(PRESETS)}", code="unknown-preset", knob="preset"
-        ) from None
+        raise RulesError("unknown-preset", knob="preset", preset=str(name), presets=list(PRESETS)) from None
 
 
 def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | None = None) -> RuleSet:
@@ -404,10 +468,10 @@ def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | No
     if spec is None or isinstance(spec, str):
         return find_rules(spec if spec is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
     if not isinstance(spec, Mapping):
-        raise RulesError("rules must be a preset name or an object", code="invalid-knob", knob="rules")
+        raise RulesError("invalid-knob", why="rules-not-an-object", knob="rules")
     name = spec.get("preset", DEFAULT_PRESET.get(players or 2, "korean-2p"))
     if not isinstance(name, str):
-        raise RulesError(f"preset must be a preset name, not {name!r}", code="unknown-preset", knob="preset")
+        raise RulesError("unknown-preset", knob="preset", preset=repr(name), presets=list(PRESETS))
     base = find_rules(name)
     overrides: dict[str, Any] = {}
     for knob_name, value in spec.items():
@@ -415,7 +479,7 @@ def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | No
             continue
         knob = KNOBS.get(knob_name)
         if knob is None:
-            raise RulesError(f"unknown knob {knob_name!r}", code="unknown-knob", knob=knob_name)
+            raise RulesError("unknown-knob", knob=str(knob_name))
         overrides[knob_name] = knob.check(value)
     if not overrides:
         return base

@@ -7,37 +7,54 @@ base x their multiplier, the product of the factors of RULES.md 8:
 - meongtta (멍따): the winner holds many animals;
 - pibak (피박): the winner scores junk and the loser holds almost none;
 - gwangbak (광박): the winner scores brights and the loser holds no bright;
-- gobak (고박): the loser had called go and was overtaken;
+- gobak (고박): the loser had called go and was overtaken (pays x2, or pays for everyone: dokbak 독박);
 - nagari carry: consecutive drawn hands (nagari 나가리) just before this one raise the stakes.
 
-Instant wins (chongtong, three-ppuk, heodang) pay fixed points times the nagari carry and nothing else.
-``settle`` is the one settlement path: /v1/settle calls it on a hand described by the client, and replay
-calls it on the hand it played out.
+Every rule of these that the rule set switches on is *checked* for every loser, applied or not, and the
+``Check`` says why with the facts it rests on. Instant wins (chongtong, three-ppuk, heodang) pay fixed
+points times the nagari carry and nothing else.
+
+``settle`` checks a hand a client describes, then prices it; a replayed hand, which the engine played
+itself, is priced directly with ``price``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from .cards import CUP, Card, mask_of, unused_bonus_mask
-from .errors import CardError, HandError
+from .cards import BRIGHTS, RAIN_BRIGHT, Card, CardSet, Place, disjoint
+from .errors import HandError
+from .moves import Outcome
 from .rules import RuleSet
-from .scoring import Score, score_mask
+from .scoring import Combination, Score, evaluate
 
-__all__ = ["Factor", "HandResult", "Payment", "PlayerHand", "Settlement", "base_points", "settle"]
+__all__ = [
+    "Check",
+    "HandResult",
+    "Payment",
+    "PlayerHand",
+    "Settlement",
+    "base_points",
+    "check_hand",
+    "checked_rules",
+    "nagari_carry",
+    "price",
+    "settle",
+]
 
-INSTANT_WINS = ("chongtong", "three-ppuk", "heodang")
-OUTCOMES = ("stop", "nagari", "redeal", *INSTANT_WINS)
-_INSTANT_KNOB = {"chongtong": "chongtong_points", "three-ppuk": "three_ppuk_points", "heodang": "heodang_points"}
+_INSTANT_POINTS = {
+    Outcome.CHONGTONG: "chongtong_points",
+    Outcome.THREE_PPUK: "three_ppuk_points",
+    Outcome.HEODANG: "heodang_points",
+}
 
 
 class PlayerHand(NamedTuple):
     """What one player ended the hand with: captured cards and calls."""
 
     id: str
-    captured: tuple[Card, ...] = ()
+    captured: Collection[Card] = ()
     go_count: int = 0
     shakes: int = 0
     bombs: int = 0
@@ -45,7 +62,7 @@ class PlayerHand(NamedTuple):
 
 
 class HandResult(NamedTuple):
-    """A finished hand as settlement sees it. ``winner`` is None for a nagari.
+    """A finished hand as settlement sees it. ``winner`` is None for a nagari or a redeal.
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
     several losers called go.
@@ -53,18 +70,22 @@ class HandResult(NamedTuple):
 
     players: tuple[PlayerHand, ...]
     winner: str | None
-    outcome: str = "stop"
+    outcome: Outcome = Outcome.STOP
     nagari_streak: int = 0
     stake: int = 1
     last_go: str | None = None
 
 
-class Factor(NamedTuple):
-    """One multiplier applied to a loser's payment, with the reason in words."""
+class Check(NamedTuple):
+    """One rule of RULES.md 8 checked for one loser: applied or not, the factor it puts on the payment
+    (1 when it changes nothing, 0 when the loser pays nothing), ``reason`` (a stable code saying why) and
+    the ``facts`` the reason rests on."""
 
     rule: str
+    applied: bool
     factor: int
     reason: str
+    facts: Mapping[str, Any]
 
 
 class Payment(NamedTuple):
@@ -74,294 +95,302 @@ class Payment(NamedTuple):
     payee: str
     points: int
     amount: int
-    factors: tuple[Factor, ...]
+    checks: tuple[Check, ...]
     covers: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def factors(self) -> tuple[Check, ...]:
+        """The checks that applied."""
+        return tuple(c for c in self.checks if c.applied)
 
 
 class Settlement(NamedTuple):
-    outcome: str
+    """The priced hand. The base is ``(total + gos_added) x doubling`` (RULES.md 7); ``next_carry`` is the
+    factor a nagari hands on to the next hand's winner."""
+
+    outcome: Outcome
     winner: str | None
     score: Score | None
     base_points: int
     payments: tuple[Payment, ...]
-    explanation: tuple[str, ...]
-    nagari_factor: int = 1
-    scores: Mapping[str, Score] = MappingProxyType({})  # every player's score, by id
+    go_count: int = 0
+    gos_added: int = 0
+    doubling: int = 1
+    nagari_streak: int = 0
+    next_carry: int = 1
+    stake: int = 1
 
 
-def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, str]:
-    """Base points of a stop at combination score ``total`` after ``go_count`` gos, and the sum in words."""
-    n, s = go_count, total
-    if n == 0:
-        return s, f"{s}"
-    if rules.go_scheme == "double-from-three" and n >= 3:
-        return s * 2 ** (n - 2), f"{s} x {2 ** (n - 2)}"
-    if rules.go_scheme == "add-and-double" and n >= 3:
-        return (s + n) * 2 ** (n - 2), f"({s} + {n}) x {2 ** (n - 2)}"
-    return s + n, f"{s} + {n}"
+def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, int]:
+    """Base points of a stop at combination score ``total`` after ``go_count`` gos (RULES.md 7), with the
+    parts of the sum: ``(base, gos_added, doubling)``, base = (total + gos_added) x doubling."""
+    n = go_count
+    if n >= 3 and rules.go_scheme == "double-from-three":
+        added, doubling = 0, 2 ** (n - 2)
+    elif n >= 3 and rules.go_scheme == "add-and-double":
+        added, doubling = n, 2 ** (n - 2)
+    else:
+        added, doubling = n, 1
+    return (total + added) * doubling, added, doubling
 
 
-def nagari_factor(streak: int, rules: RuleSet) -> int:
+def nagari_carry(streak: int, rules: RuleSet) -> int:
     """The nagari carry: ``nagari_multiplier`` per drawn hand just before, capped by ``nagari_cap``."""
     factor: int = rules.nagari_multiplier**streak
     return min(factor, rules.nagari_cap) if rules.nagari_cap else factor
 
 
-def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, int]:
-    """Refuse a hand no legal play could produce; each error names the player and the card.
-
-    Returns each player's captured cards as a card mask (checked distinct), for scoring.
-    """
-    if len(hand.players) != rules.players:
-        raise HandError(
-            f"{rules.preset} is played by {rules.players} players, not {len(hand.players)}", code="player-count"
-        )
+def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
+    """Refuse a hand no legal play could produce, naming the player and the card; returns each player's
+    captured cards as a CardSet."""
     ids = [p.id for p in hand.players]
-    for pid in ids:
-        if ids.count(pid) > 1:
-            raise HandError(f"player id {pid!r} is used twice", code="duplicate-player", player=pid)
-    held = 0  # every card held so far, as a mask: a card in two places shows as an overlap
-    masks: dict[str, int] = {}
+    rules.check_players(ids)
     for p in hand.players:
         for name in ("go_count", "shakes", "bombs"):
             if getattr(p, name) < 0:
-                raise HandError(f"{p.id}'s {name} cannot be negative", code="negative-count", player=p.id)
-        mask = mask_of(p.captured)
-        exact = mask.bit_count() == len(p.captured)  # a repeated card garbles the mask
-        if not exact or mask & unused_bonus_mask(rules.bonus_cards):
-            rules.check_bonus(p.captured, owner=p.id)  # names the card
-        if held & mask or not exact:
-            _raise_duplicate(hand, p)
-        held |= mask
-        masks[p.id] = mask
-        if p.sep_animal_as == "junk" and rules.sep_animal == "animal":
-            raise HandError(
-                f"{p.id} declares the cup as junk, but under sep_animal 'animal' it is always an animal",
-                code="sep-animal-pin",
-                player=p.id,
-                card=CUP.id,
-            )
+                raise HandError("negative-count", player=p.id, field=name)
+        rules.check_cup_pin(p.sep_animal_as, player=p.id)
     if hand.nagari_streak < 0 or hand.stake < 0:
-        raise HandError("nagari_streak and stake cannot be negative", code="negative-count")
-    if hand.outcome not in OUTCOMES:
-        raise HandError(f"unknown outcome {hand.outcome!r}", code="invalid-outcome")
-    if hand.outcome in ("nagari", "redeal"):
+        raise HandError("negative-count", field="nagari_streak" if hand.nagari_streak < 0 else "stake")
+    held = disjoint([(Place("captured", p.id), p.captured) for p in hand.players])
+    for p, cards in zip(hand.players, held, strict=True):
+        rules.check_in_play(cards, owner=Place("captured", p.id))
+    try:
+        outcome = Outcome(hand.outcome)
+    except ValueError:
+        raise HandError("invalid-outcome", why="unknown-outcome", outcome=str(hand.outcome)) from None
+    if outcome in (Outcome.NAGARI, Outcome.REDEAL):
         if hand.winner is not None:
-            raise HandError(f"a {hand.outcome} has no winner", code="invalid-outcome", player=hand.winner)
-        return masks
-    if hand.winner is None:
-        raise HandError(f"a {hand.outcome} hand needs a winner", code="unknown-winner")
-    if hand.winner not in ids:
-        raise HandError(f"winner {hand.winner!r} is not a player", code="unknown-winner", player=hand.winner)
+            raise HandError("invalid-outcome", why="winner-without-result", outcome=outcome, player=hand.winner)
+    elif hand.winner is None:
+        raise HandError("unknown-winner", why="winner-required", outcome=outcome)
+    elif hand.winner not in ids:
+        raise HandError("unknown-winner", player=hand.winner)
     if hand.last_go is not None and hand.last_go not in ids:
-        raise HandError(f"last_go {hand.last_go!r} is not a player", code="unknown-player", player=hand.last_go)
-    if hand.outcome in INSTANT_WINS and getattr(rules, _INSTANT_KNOB[hand.outcome]) == 0:
-        raise HandError(
-            f"{hand.outcome} is off under these rules ({_INSTANT_KNOB[hand.outcome]} = 0)", code="invalid-outcome"
-        )
-    return masks
-
-
-def _raise_duplicate(hand: HandResult, player: PlayerHand) -> None:
-    """Name the first card ``player`` holds that is held twice or by an earlier player."""
-    owner: dict[Card, str] = {}
-    for p in hand.players:
-        for card in p.captured:
-            if card in owner:
-                where = "twice" if owner[card] == p.id else f"by both {owner[card]} and {p.id}"
-                raise CardError(f"{card.id} is held {where}", code="duplicate-card", player=p.id, card=card.id)
-            owner[card] = p.id
-        if p is player:
-            break
+        raise HandError("unknown-player", player=hand.last_go)
+    if outcome in _INSTANT_POINTS and getattr(rules, _INSTANT_POINTS[outcome]) == 0:
+        raise HandError("invalid-outcome", why="instant-win-off", outcome=outcome, knob=_INSTANT_POINTS[outcome])
+    return {p.id: cards for p, cards in zip(hand.players, held, strict=True)}
 
 
 def settle(hand: HandResult, rules: RuleSet) -> Settlement:
-    """Price a finished hand. Raises HandError or CardError for a hand no legal play could produce."""
-    masks = check_hand(hand, rules)
-    scores = {p.id: score_mask(masks[p.id], rules, sep_animal_as=p.sep_animal_as) for p in hand.players}
-    carry = nagari_factor(hand.nagari_streak, rules)
-    if hand.outcome == "redeal":
-        why = "Redeal: the deal does not count; nobody pays and nothing carries over"
-        return Settlement("redeal", None, None, 0, (), (why,), carry, scores)
-    if hand.outcome == "nagari":
-        line = "Nagari: the cards ran out with no stop, so nobody pays"
-        if hand.nagari_streak:
-            line += f" (this is nagari number {hand.nagari_streak + 1} in a row)"
-        next_carry = nagari_factor(hand.nagari_streak + 1, rules)
-        carried = f"The next hand's winner is paid x{next_carry} for the nagari carry"
-        return Settlement("nagari", None, None, 0, (), (line, carried), carry, scores)
+    """Check and price a finished hand. Raises HandError, CardError or RulesError for a hand no legal play
+    could produce (see ``check_hand``), and HandError(``winner-below-target``) for a stop below the target."""
+    captured = check_hand(hand, rules)
+    return price(hand, rules, captured)
 
+
+def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> Settlement:
+    """Price a hand already known to be sound, from each player's captured cards."""
+    outcome = Outcome(hand.outcome)
+    carry = nagari_carry(hand.nagari_streak, rules)
+    if outcome in (Outcome.NAGARI, Outcome.REDEAL):
+        next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
+        return Settlement(outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry)
     winner = next(p for p in hand.players if p.id == hand.winner)
+    scores = {p.id: evaluate(captured[p.id], rules, p.sep_animal_as) for p in hand.players}
     wscore = scores[winner.id]
-    if hand.outcome in INSTANT_WINS:
-        return _settle_instant(hand, rules, wscore, carry, scores)
+    losers = [p for p in hand.players if p is not winner]
+    if outcome in _INSTANT_POINTS:
+        base = int(getattr(rules, _INSTANT_POINTS[outcome]))
+        payments = []
+        for loser in losers:
+            sides = _Sides(
+                winner, wscore, loser, scores[loser.id], captured[loser.id], rules, hand.nagari_streak, carry
+            )
+            points = base * carry
+            payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
+        return Settlement(
+            outcome, winner.id, wscore, base, tuple(payments), nagari_streak=hand.nagari_streak, stake=hand.stake
+        )
     if wscore.total < rules.target_score:
-        raise HandError(
-            f"winner {winner.id} has {wscore.total} points, below the target score of {rules.target_score}",
-            code="winner-below-target",
-            player=winner.id,
-        )
-    base, how = base_points(wscore.total, winner.go_count, rules)
-    gos = f"{winner.go_count} go" if winner.go_count else "no go"
-    lines = [
-        f"{winner.id} stops with {wscore.total} points and {gos}: {how} = {base} base points"
-        if winner.go_count
-        else f"{winner.id} stops with {wscore.total} points: {base} base points"
-    ]
-    losers = [p for p in hand.players if p.id != winner.id]
-    shares: dict[str, tuple[int, list[Factor]]] = {}
-    for loser in losers:
-        factors = _factors(winner, wscore, loser, scores[loser.id], rules, carry, hand)
-        points = base
-        for f in factors:
-            points *= f.factor
-        shares[loser.id] = (points, factors)
-
+        raise HandError("winner-below-target", player=winner.id, points=wscore.total, target=rules.target_score)
+    base, added, doubling = base_points(wscore.total, winner.go_count, rules)
     payer_for_all = _gobak_payer(hand, losers, rules)
-    payments: list[Payment] = []
+    shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
     for loser in losers:
-        points, factors = shares[loser.id]
+        sides = _Sides(winner, wscore, loser, scores[loser.id], captured[loser.id], rules, hand.nagari_streak, carry)
+        checks = _checks(sides)
+        shares[loser.id] = (_product(base, checks), checks)
+    payments = []
+    for loser in losers:
+        own, checks = shares[loser.id]
         covers: tuple[tuple[str, int], ...] = ()
-        if payer_for_all is not None:
+        exempt = rules.empty_loser_exempt and not captured[loser.id]
+        if payer_for_all is not None and (loser.id == payer_for_all or not exempt):
+            gobak = _gobak_pays_all(loser, losers, payer_for_all, shares, rules, hand)
+            checks = [gobak if c.rule == "gobak" else c for c in checks]
+            own = _product(base, checks)
             if loser.id == payer_for_all:
-                covers = tuple((o.id, shares[o.id][0]) for o in losers if o.id != loser.id and shares[o.id][0])
-                if covers:
-                    extra = " and ".join(f"{who}'s share of {pts}" for who, pts in covers)
-                    factors = [
-                        *factors,
-                        Factor(
-                            "gobak",
-                            1,
-                            f"{loser.id} called go and was overtaken, so {loser.id} also pays {extra} (gobak)",
-                        ),
-                    ]
-                points += sum(pts for _, pts in covers)
-            elif points:
-                factors = [
-                    *factors,
-                    Factor("gobak", 0, f"{payer_for_all} called go and pays {loser.id}'s share (gobak)"),
-                ]
-                points = 0
-        payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(factors), covers))
-        lines.append(_payment_line(payments[-1], base, hand.stake))
-    return Settlement("stop", winner.id, wscore, base, tuple(payments), tuple(lines), carry, scores)
+                covers = tuple(
+                    (o.id, shares[o.id][0] * gobak.factor) for o in losers if o is not loser and shares[o.id][0]
+                )
+        points = own + sum(pts for _, pts in covers)
+        payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(checks), covers))
+    return Settlement(
+        outcome,
+        winner.id,
+        wscore,
+        base,
+        tuple(payments),
+        go_count=winner.go_count,
+        gos_added=added,
+        doubling=doubling,
+        nagari_streak=hand.nagari_streak,
+        stake=hand.stake,
+    )
 
 
-def _factors(
-    winner: PlayerHand,
-    wscore: Score,
-    loser: PlayerHand,
-    lscore: Score,
-    rules: RuleSet,
-    carry: int,
-    hand: HandResult,
-) -> list[Factor]:
-    w, lid = winner.id, loser.id
-    if rules.empty_loser_exempt and not loser.captured:
-        return [Factor("empty-loser", 0, f"{lid} captured no card and pays nothing (empty_loser_exempt)")]
-    out: list[Factor] = []
-    if rules.go_scheme == "chips" and winner.go_count > 3:
-        out.append(Factor("go", 2, f"{w} called go {winner.go_count} times, more than 3: the payout doubles"))
-    if rules.shake_multiplier > 1 and winner.shakes:
-        out.append(
-            Factor(
-                "shake",
-                rules.shake_multiplier**winner.shakes,
-                f"{w} shook {_times(winner.shakes)}: x{rules.shake_multiplier} each",
-            )
-        )
-    if rules.bomb_multiplier > 1 and winner.bombs:
-        out.append(
-            Factor(
-                "bomb",
-                rules.bomb_multiplier**winner.bombs,
-                f"{w} bombed {_times(winner.bombs)}: x{rules.bomb_multiplier} each",
-            )
-        )
-    if rules.meongtta_min_animals and wscore.animals >= rules.meongtta_min_animals:
-        out.append(
-            Factor("meongtta", 2, f"{w} has {wscore.animals} animals, at least {rules.meongtta_min_animals} (meongtta)")
-        )
-    pibak = _pibak_reason(w, wscore, loser, lscore, rules)
-    if pibak:
-        out.append(Factor("pibak", 2, pibak))
-    if rules.gwangbak and wscore.points("brights") and lscore.brights == 0:
-        out.append(Factor("gwangbak", 2, f"{w} scores brights and {lid} has no bright (gwangbak)"))
-    if rules.gobak == "double" and loser.go_count:
-        out.append(Factor("gobak", 2, f"{lid} called go and was overtaken (gobak)"))
-    if carry > 1:
-        out.append(Factor("nagari", carry, f"{_times(hand.nagari_streak, 'nagari')} just before this hand"))
-    return out
+def _product(base: int, checks: Sequence[Check]) -> int:
+    points = base
+    for check in checks:
+        if check.applied:
+            points *= check.factor
+    return points
 
 
-def _pibak_reason(w: str, wscore: Score, loser: PlayerHand, lscore: Score, rules: RuleSet) -> str | None:
-    limit = rules.pibak_max_loser_junk
-    if limit < 0 or not wscore.points("junk"):
-        return None
+class _Sides(NamedTuple):
+    """What the checks of one loser look at."""
 
-    def is_pibak(units: int) -> bool:
-        return units <= limit and not (units == 0 and rules.pibak_zero_exempt)
+    winner: PlayerHand
+    wscore: Score
+    loser: PlayerHand
+    lscore: Score
+    lcards: CardSet
+    rules: RuleSet
+    streak: int
+    carry: int
 
-    units = lscore.junk_units
-    if not is_pibak(units):
-        return None
-    if rules.sep_animal_protects and lscore.sep_animal_as == "animal" and not is_pibak(units + 2):
-        return None  # RULES.md 3: the loser's cup counts as 2 junk units when that avoids pibak
-    return f"{w} scores junk and {loser.id} has {units} junk units ({limit} or fewer is pibak)"
+
+def _go(s: _Sides) -> Check:  # RULES.md 7, chips: the whole payout doubles once past three gos
+    n = s.winner.go_count
+    return Check("go", n > 3, 2 if n > 3 else 1, "more-than-three" if n > 3 else "three-or-fewer", {"go_count": n})
+
+
+def _shake(s: _Sides) -> Check:
+    n, m = s.winner.shakes, s.rules.shake_multiplier
+    return Check("shake", n > 0, m**n, "shook" if n else "no-shake", {"shakes": n, "multiplier": m})
+
+
+def _bomb(s: _Sides) -> Check:
+    n, m = s.winner.bombs, s.rules.bomb_multiplier
+    return Check("bomb", n > 0, m**n, "bombed" if n else "no-bomb", {"bombs": n, "multiplier": m})
+
+
+def _meongtta(s: _Sides) -> Check:
+    n, least = s.wscore.animals, s.rules.meongtta_min_animals
+    facts = {"winner_animals": n, "threshold": least, "cup_as": s.wscore.sep_animal_as}
+    if n >= least:
+        return Check("meongtta", True, 2, "enough-animals", facts)
+    return Check("meongtta", False, 1, "too-few-animals", facts)
+
+
+def _pibak(s: _Sides) -> Check:
+    limit, units = s.rules.pibak_max_loser_junk, s.lscore.junk_units
+    facts: dict[str, Any] = {"loser_junk_units": units, "threshold": limit, "cup_as": s.lscore.sep_animal_as}
+    if not s.wscore.points(Combination.JUNK):
+        return Check("pibak", False, 1, "winner-no-junk-points", {**facts, "winner_junk_units": s.wscore.junk_units})
+    if units == 0 and s.rules.pibak_zero_exempt:
+        return Check("pibak", False, 1, "zero-exempt", facts)
+    if units > limit:
+        return Check("pibak", False, 1, "enough-junk", facts)
+    if s.rules.sep_animal_protects and s.lscore.sep_animal_as == "animal" and units + 2 > limit:
+        # RULES.md 3: the loser's cup counts as a double junk when that avoids pibak
+        return Check("pibak", False, 1, "cup-protects", {**facts, "loser_junk_units": units + 2, "cup_as": "junk"})
+    return Check("pibak", True, 2, "few-junk", facts)
+
+
+def _gwangbak(s: _Sides) -> Check:
+    facts: dict[str, Any] = {"loser_brights": s.lscore.brights, "rain": RAIN_BRIGHT in s.lcards}
+    if not s.wscore.points(Combination.BRIGHTS):
+        return Check("gwangbak", False, 1, "winner-no-bright-points", facts)
+    if s.lcards.isdisjoint(BRIGHTS):
+        return Check("gwangbak", True, 2, "no-bright", facts)
+    return Check("gwangbak", False, 1, "has-bright", facts)
+
+
+def _gobak(s: _Sides) -> Check:  # pays-all is settled across the losers: see _gobak_pays_all
+    n = s.loser.go_count
+    if n and s.rules.gobak == "double":
+        return Check("gobak", True, 2, "called-go", {"go_count": n})
+    return Check("gobak", False, 1, "called-go" if n else "no-go", {"go_count": n})
+
+
+def _nagari(s: _Sides) -> Check:
+    facts = {"streak": s.streak, "multiplier": s.rules.nagari_multiplier}
+    return Check("nagari", s.carry > 1, s.carry, "carry" if s.carry > 1 else "no-carry", facts)
+
+
+def _empty_loser(s: _Sides) -> Check:
+    n = len(s.lcards)
+    return Check(
+        "empty-loser", n == 0, 0 if n == 0 else 1, "captured-cards" if n else "captured-nothing", {"loser_cards": n}
+    )
+
+
+# The rules a payment is checked against, in the order of RULES.md 8 (the chips go doubling of RULES.md 7
+# first), each with when the rule set switches it on and how it is checked.
+_RULES: tuple[tuple[str, Callable[[RuleSet], bool], Callable[[_Sides], Check]], ...] = (
+    ("go", lambda r: r.go_scheme == "chips", _go),
+    ("shake", lambda r: r.shake_multiplier > 1, _shake),
+    ("bomb", lambda r: r.bomb_multiplier > 1, _bomb),
+    ("meongtta", lambda r: r.meongtta_min_animals > 0, _meongtta),
+    ("pibak", lambda r: r.pibak_max_loser_junk >= 0, _pibak),
+    ("gwangbak", lambda r: r.gwangbak, _gwangbak),
+    ("gobak", lambda r: r.gobak != "none", _gobak),
+    ("nagari", lambda r: r.nagari_multiplier > 1, _nagari),
+    ("empty-loser", lambda r: r.empty_loser_exempt, _empty_loser),
+)
+
+
+def checked_rules(rules: RuleSet) -> tuple[str, ...]:
+    """The rules of RULES.md 8 that ``rules`` switch on: each payment carries one check of each."""
+    return tuple(name for name, on, _ in _RULES if on(rules))
+
+
+def _checks(s: _Sides) -> list[Check]:
+    checks = [check(s) for _, on, check in _RULES if on(s.rules)]
+    if checks and checks[-1].rule == "empty-loser" and checks[-1].applied:
+        # RULES.md 8: a loser who captured nothing pays nothing, whatever else holds
+        checks[:-1] = [c._replace(applied=False, factor=1, reason="exempt") for c in checks[:-1]]
+    return checks
+
+
+def _instant_checks(s: _Sides) -> tuple[Check, ...]:
+    """An instant win pays fixed points times the nagari carry; no other factor applies (RULES.md 8), and
+    the empty-loser exemption does not either (chongtong comes before anyone captures)."""
+    return tuple(
+        check(s) if name == "nagari" else Check(name, False, 1, "instant-win", {})
+        for name, on, check in _RULES
+        if on(s.rules)
+    )
 
 
 def _gobak_payer(hand: HandResult, losers: Sequence[PlayerHand], rules: RuleSet) -> str | None:
-    if rules.gobak != "pays-all" or len(losers) < 2:
+    """The loser who pays for everyone under gobak pays-all (RULES.md 8): the latest go-caller."""
+    if rules.gobak not in ("pays-all", "pays-all-double"):
         return None
     callers = [p.id for p in losers if p.go_count]
     if len(callers) <= 1:
         return callers[0] if callers else None
     if hand.last_go in callers:
         return hand.last_go
-    raise HandError(
-        f"{' and '.join(callers)} called go: say which called last with last_go (gobak pays-all)",
-        code="last-go-required",
-    )
+    raise HandError("last-go-required", players=callers)
 
 
-def _settle_instant(
-    hand: HandResult, rules: RuleSet, wscore: Score, carry: int, scores: dict[str, Score]
-) -> Settlement:
-    knob = _INSTANT_KNOB[hand.outcome]
-    base = int(getattr(rules, knob))
-    assert hand.winner is not None
-    lines = [f"{hand.winner} wins at once by {hand.outcome}: {base} points from each opponent ({knob})"]
-    payments = []
-    for p in hand.players:
-        if p.id == hand.winner:
-            continue
-        factors = (
-            (Factor("nagari", carry, f"{_times(hand.nagari_streak, 'nagari')} just before this hand"),)
-            if carry > 1
-            else ()
-        )
-        payments.append(Payment(p.id, hand.winner, base * carry, base * carry * hand.stake, factors))
-        lines.append(_payment_line(payments[-1], base, hand.stake))
-    return Settlement(hand.outcome, hand.winner, wscore, base, tuple(payments), tuple(lines), carry, scores)
-
-
-def _times(n: int, noun: str = "") -> str:
-    if noun:
-        return f"{n} {noun}" if n == 1 else f"{n} {noun} hands"
-    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
-
-
-def _payment_line(p: Payment, base: int, stake: int) -> str:
-    if p.points == 0:
-        why = next((f.reason for f in p.factors if f.factor == 0), "nothing is owed")
-        return f"{p.payer} pays nothing: {why}"
-    parts = [str(base)] + [f"x{f.factor} ({f.rule})" for f in p.factors if f.factor != 1]
-    own = base
-    for f in p.factors:
-        own *= f.factor
-    sum_ = " ".join(parts)
-    if p.covers:
-        own_share = f"{sum_} = {own}" if len(parts) > 1 else sum_
-        sum_ = f"{own_share}, + " + " + ".join(f"{pts} for {who}" for who, pts in p.covers)
-    money = f" ({p.amount} at a stake of {stake} a point)" if stake != 1 else ""
-    return f"{p.payer} pays {p.payee} {sum_} = {p.points} points{money}"
+def _gobak_pays_all(
+    loser: PlayerHand,
+    losers: Sequence[PlayerHand],
+    payer: str,
+    shares: Mapping[str, tuple[int, list[Check]]],
+    rules: RuleSet,
+    hand: HandResult,
+) -> Check:
+    """The gobak check of a pays-all hand: the payer's factor (x2 under pays-all-double), or a loser covered."""
+    factor = 2 if rules.gobak == "pays-all-double" else 1
+    if loser.id == payer:
+        covered = [o.id for o in losers if o is not loser and shares[o.id][0]]
+        facts = {"go_count": loser.go_count, "covered": covered, "doubled": factor == 2}
+        return Check("gobak", True, factor, "pays-all", facts)
+    facts = {"go_count": loser.go_count, "payer": payer, "called_go": loser.go_count > 0, "last_go": hand.last_go}
+    return Check("gobak", True, 0, "covered", facts)

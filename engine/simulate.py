@@ -10,8 +10,9 @@ import json
 import random
 from typing import Any
 
-from .cards import CARDS
-from .game import HAND_SIZE, LAYOUT_SIZE, GameState, parse_deal
+from .cards import Kind
+from .game import GameState
+from .moves import Expect
 from .rules import RuleSet, resolve
 
 __all__ = ["deal", "simulate"]
@@ -21,18 +22,18 @@ PLAYER_IDS = ("A", "B", "C")
 
 def deal(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
     """A shuffled deal as card ids: hands, the layout (bonus cards and their replacements) and the stock."""
-    deck = [c for c in CARDS if c.kind != "bonus" or c.id in rules.bonus_cards]
+    deck = list(rules.deck)
     rng.shuffle(deck)
     players = PLAYER_IDS[: rules.players]
-    size = HAND_SIZE[rules.players]
+    size = rules.hand_size
     hands = {pid: [c.id for c in deck[i * size : (i + 1) * size]] for i, pid in enumerate(players)}
     rest = deck[size * len(players) :]
     layout: list[str] = []
     regular = 0
-    while regular < LAYOUT_SIZE[rules.players]:  # RULES.md 4: a bonus card on the layout is replaced
+    while regular < rules.layout_size:  # RULES.md 4: a bonus card on the layout is replaced
         card = rest.pop(0)
         layout.append(card.id)
-        regular += card.kind != "bonus"
+        regular += card.kind is not Kind.BONUS
     return {"hands": hands, "layout": layout, "stock": [c.id for c in rest]}
 
 
@@ -42,11 +43,11 @@ def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict
     rng = random.Random(seed)
     players = list(PLAYER_IDS[: rules.players])
     the_deal = deal(rules, rng)
-    state = GameState(players, rules, **parse_deal(the_deal))
+    state = GameState(players, rules, the_deal)
     moves = []
     while not state.is_over:
         options = state.legal_moves()
-        if state.expects == "call":
+        if state.expects is Expect.CALL:
             move = options[0] if rng.random() < go_chance else options[1]
         else:
             move = rng.choice(options)

@@ -8,46 +8,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import HandResult, PlayerHand, parse_cards, replay, resolve, score, settle
+from engine import HandResult, Outcome, PlayerHand, parse_cards, replay, resolve, score, settle
 
-from .schemas import echo, replay_json, score_json, settlement_json
+from .i18n import Words
+from .render import echo, replay_json, score_json, settlement_json
 
 
-def score_answer(body: dict[str, Any]) -> dict[str, Any]:
+def score_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
     rules = resolve(body["rules"])
-    cards = parse_cards(body["cards"])
-    rules.check_bonus(cards)
-    return {**score_json(score(cards, rules, sep_animal_as=body["sep_animal_as"])), **echo(rules)}
+    return {**score_json(w, score(body["cards"], rules, sep_animal_as=body["sep_animal_as"])), **echo(rules)}
 
 
-def settle_answer(body: dict[str, Any]) -> dict[str, Any]:
+def settle_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
     players = body["players"]
     rules = resolve(body["rules"], players=len(players))
     hand = HandResult(
         players=tuple(
-            PlayerHand(
-                p["id"],
-                tuple(parse_cards(p["captured"], owner=p["id"])),
-                p["go_count"],
-                p["shakes"],
-                p["bombs"],
-                p["sep_animal_as"],
-            )
+            PlayerHand(p["id"], parse_cards(p["captured"]), p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
             for p in players
         ),
         winner=body["winner"],
-        outcome=body["outcome"] or ("stop" if body["winner"] is not None else "nagari"),
+        outcome=body["outcome"] or (Outcome.STOP if body["winner"] is not None else Outcome.NAGARI),
         nagari_streak=body["nagari_streak"],
         stake=body["stake"],
         last_go=body["last_go"],
     )
-    return {**settlement_json(settle(hand, rules)), **echo(rules)}
+    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
 
 
-def replay_answer(body: dict[str, Any]) -> dict[str, Any]:
+def replay_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
     players = body["players"]
     rules = resolve(body["rules"], players=len(players))
-    result = replay(
-        players, rules, body["deal"], body["moves"], nagari_streak=body["nagari_streak"], stake=body["stake"]
-    )
-    return {**replay_json(result, body["stake"]), **echo(rules)}
+    streak, stake = body["nagari_streak"], body["stake"]
+    result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
+    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}

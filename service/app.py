@@ -18,9 +18,9 @@ from engine import ENGINE_VERSION
 from . import observability, problems, security
 from .api import BLUEPRINTS, docs
 from .jsonio import OrjsonProvider
+from .responses import ProblemSchema
 from .schemas import (
     MoveSchema,
-    ProblemSchema,
     RulesOverrideSchema,
     card_ids_property,
     move_list_property,

@@ -1,8 +1,9 @@
-"""Every error as ``application/problem+json`` (RFC 9457), from one place.
+"""Every error as ``application/problem+json`` (RFC 9457), from one place, in the asked language.
 
-Engine refusals (``GoStopError``) become 422 with their stable ``code`` and context (``player``, ``card``,
-``knob``, ``move_index``); schema errors become 422 with ``errors`` (field path -> messages); HTTP errors
-keep their status. Nothing else escapes: an unexpected exception is logged and answered with a bare 500.
+Engine refusals (``GoStopError``) become 422 with their stable ``code`` and the culprit (``player``,
+``card``, ``knob``, ``move_index``); schema errors become 422 with ``errors`` (field path -> messages);
+HTTP errors keep their status and get a ``code`` too. Nothing else escapes: an unexpected exception is
+logged and answered with a bare 500.
 """
 
 from __future__ import annotations
@@ -11,21 +12,51 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, current_app
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
-from engine import GoStopError, IllegalMoveError
+from engine import GoStopError
+
+from . import sentences
+from .i18n import Words, request_words
+from .render import TYPE_BASE, problem_body
 
 PROBLEM_TYPE = "application/problem+json"
-TYPE_BASE = "https://gostop.dev/problems/"
 log = logging.getLogger("gostop")
 
-_TITLES = {400: "Malformed request", 413: "Request body too large"}
+# The stable code of each HTTP error the service answers.
+HTTP_CODES = {
+    400: "bad-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    411: "length-required",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    500: "internal-error",
+}
 
 
-def problem(status: int, title: str, detail: str, *, type_: str = "about:blank", **extra: Any) -> Response:
-    """A problem details response."""
-    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
-    return Response(current_app.json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+class Refusal(HTTPException):
+    """An HTTP error the service raises itself, with its code, the reason (a message key) and its facts."""
+
+    def __init__(self, status: int, why: str | None = None, **params: Any) -> None:
+        super().__init__()
+        self.code = status
+        self.why = why
+        self.params = params
+
+
+def problem(status: int, body: dict[str, Any]) -> Response:
+    return Response(current_app.json.dumps({"status": status, **body}), status=status, mimetype=PROBLEM_TYPE)
+
+
+def _http_problem(w: Words, status: int, code: str, why: str | None = None, **params: Any) -> dict[str, Any]:
+    return {
+        "type": TYPE_BASE + code if status in (400, 422) else "about:blank",
+        "title": sentences.problem_title(w, code),
+        "detail": sentences.http_detail(w, code, why, **params),
+        "code": code,
+    }
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -42,47 +73,36 @@ def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def handle_http(error: HTTPException) -> Response:
+    w = request_words()
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     if status == 422 and messages:
-        # webargs nests errors under the location ("json"); the body is the only location we read.
-        errors = _flatten(messages.get("json", messages))
-        first = next(iter(errors.items()))
-        return problem(
-            422,
-            "Invalid request body",
-            f"{first[0]}: {first[1][0]}",
-            type_=TYPE_BASE + "validation-error",
-            code="validation-error",
-            errors=errors,
-        )
+        # webargs nests errors under the location ("json"); the body is the only location we read
+        body = _http_problem(w, 422, "validation-error")
+        return problem(422, {**body, "errors": _flatten(messages.get("json", messages))})
     if status == 400 and messages:
-        return problem(
-            400,
-            "Malformed JSON",
-            "the request body is not valid JSON",
-            type_=TYPE_BASE + "malformed-json",
-            code="malformed-json",
-        )
-    title = _TITLES.get(status, error.name)
-    response = problem(status, title, error.description or title)
-    if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
+        return problem(400, _http_problem(w, 400, "malformed-json"))
+    code = HTTP_CODES.get(status, "bad-request" if status < 500 else "internal-error")
+    params: dict[str, Any] = dict(getattr(error, "params", {}))
+    if status == 413:
+        params["limit"] = current_app.config["MAX_CONTENT_LENGTH"]
+    response = problem(status, _http_problem(w, status, code, getattr(error, "why", None), **params))
+    if status == 405 and getattr(error, "valid_methods", None):
         response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     return response
 
 
 def handle_rules(error: GoStopError) -> Response:
-    extra = {k: v for k, v in error.context.items() if isinstance(v, (str, int))}
-    slug = "illegal-move" if isinstance(error, IllegalMoveError) else error.code
-    return problem(422, error.title, error.detail, type_=TYPE_BASE + slug, code=error.code, **extra)
+    body = problem_body(request_words(), error)
+    return problem(body.pop("status"), body)
 
 
 def handle_unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):
         return handle_http(error)
     log.exception("unhandled error", exc_info=error)
-    return problem(500, "Internal Server Error", InternalServerError.description)
+    return problem(500, _http_problem(request_words(), 500, "internal-error"))
 
 
 def init_app(app: Flask) -> None:

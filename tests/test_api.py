@@ -3,20 +3,10 @@
 import pytest
 
 from engine import CARDS, KNOBS, PRESETS
+from tests.http import assert_problem
+from tests.words import name
 
-PROBLEM = "application/problem+json"
-
-
-def assert_problem(resp, status, code=None):
-    assert resp.status_code == status
-    assert resp.mimetype == PROBLEM
-    body = resp.get_json(force=True)
-    assert {"type", "title", "status", "detail"} <= set(body)
-    assert body["status"] == status
-    assert "Traceback" not in resp.get_data(as_text=True)
-    if code is not None:
-        assert body["code"] == code
-    return body
+CARD_IDS = {c.id for c in CARDS}
 
 
 def test_cards(client):
@@ -186,7 +176,8 @@ def test_settle_rule_errors_are_422_naming_the_culprit(client, body, code, field
     problem = assert_problem(client.post("/v1/settle", json=body), 422, code)
     if field:
         assert problem[field] == value
-        assert value in problem["detail"]
+        # the sentence names the culprit as a player would: a card by its name, not its id
+        assert (name(value) if field == "card" and value in CARD_IDS else value) in problem["detail"]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from engine import CARDS, CardError, by_id, parse_cards
+from engine import CARDS, CardError, CardSet, Place, by_id, parse_cards
 
 
 def _ids_in_section_1(rules_md: str) -> list[str]:
@@ -62,14 +62,9 @@ def test_rules_1_tags(tag, members):
     assert {c.id for c in CARDS if tag in c.tags} == members
 
 
-def test_every_card_has_english_and_korean_names():
-    assert all(c.name_en and c.name_ko for c in CARDS)
-    assert by_id("sep-animal").name_ko == "국진"
-
-
 def test_unknown_and_duplicate_ids_are_refused_with_their_code():
     with pytest.raises(CardError) as err:
-        parse_cards(["jan-bright", "jan-brite"], owner="A")
+        parse_cards(["jan-bright", "jan-brite"], owner=Place("captured", "A"))
     assert err.value.code == "unknown-card"
     assert err.value.context == {"card": "jan-brite", "player": "A"}
     with pytest.raises(CardError) as err:
@@ -77,18 +72,23 @@ def test_unknown_and_duplicate_ids_are_refused_with_their_code():
     assert err.value.code == "duplicate-card"
 
 
-def test_card_masks_read_back_in_catalog_order_and_show_repeats():
-    """RULES.md 1: catalog order is the tie-break order, so a mask lists its cards in that order."""
+def test_a_card_set_reads_back_in_catalog_order_and_refuses_nothing_silently():
+    """RULES.md 1: catalog order is the tie-break order, so a CardSet lists its cards in that order."""
     import random
-
-    from engine.cards import cards_of, mask_of
 
     rng = random.Random(7)
     for _ in range(200):
         picked = rng.sample(CARDS, rng.randint(0, len(CARDS)))
-        mask = mask_of(picked)
-        assert mask.bit_count() == len(picked)
-        assert cards_of(mask) == tuple(sorted(picked, key=lambda c: c.index))
-    jan = CARDS[0]
-    assert mask_of([jan, jan]).bit_count() < 2  # a repeat carries into another bit
-    assert cards_of(0) == () and cards_of(mask_of(CARDS)) == CARDS
+        cards = CardSet(picked)
+        assert len(cards) == len(picked)
+        assert list(cards) == sorted(picked, key=lambda c: c.index)
+        assert all(c in cards for c in picked) and not any(c in cards for c in CARDS if c not in picked)
+    jan, feb = CARDS[0], CARDS[4]
+    assert list(CardSet([jan, jan])) == [jan]  # a set: OR, never a carry into the next card's bit
+    assert CardSet([jan]) | CardSet([feb]) == CardSet([feb, jan]) and CardSet([jan, feb]) - CardSet([jan]) == CardSet(
+        [feb]
+    )
+    assert list(CardSet()) == [] and list(CardSet(CARDS)) == list(CARDS)
+    with pytest.raises(CardError) as err:  # where a repeat is a mistake, it is refused, naming the card
+        parse_cards([jan, jan])
+    assert (err.value.code, err.value.context["card"]) == ("duplicate-card", "jan-bright")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalMoveError, replay, resolve
+from tests.simulated import find_hand
+from tests.words import event, ids, name
 
 # 2 players: eight layout cards, one each of months 1, 2, 3, 4, 5, 6, 8, 10.
 BASE = ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2", "oct-ribbon"]
@@ -22,7 +24,7 @@ def run(moves, layout=BASE, rules="korean-2p", players=("A", "B"), **deal):
 def illegal(moves, code, index, **kw):
     with pytest.raises(IllegalMoveError) as err:
         run(moves, **kw)
-    assert (err.value.code, err.value.move_index) == (code, index), err.value.detail
+    assert (err.value.code, err.value.move_index) == (code, index), str(err.value)
     return err.value
 
 
@@ -71,7 +73,7 @@ TWO_OF_JAN = [c if c != "feb-junk-1" else "jan-junk-1" for c in BASE]  # BASE wi
 
 def test_rules_5_two_layout_cards_need_a_capture_choice():
     err = illegal([m("A", "jan-junk-2", "nov-junk-1")], "capture-required", 0, layout=TWO_OF_JAN)
-    assert "jan-bright" in err.detail and "jan-junk-1" in err.detail
+    assert ids(err.params["layout"]) == ["jan-bright", "jan-junk-1"]
     r = run([m("A", "jan-junk-2", "nov-junk-1", capture="jan-bright")], layout=TWO_OF_JAN)
     assert captured(r, "A") == {"jan-bright", "jan-junk-2"}
     assert "jan-junk-1" in layout(r)
@@ -101,9 +103,11 @@ def test_rules_5_and_6_a_dealt_stack_is_taken_whole_and_steals():
     )
     assert {"jan-bright", "jan-junk-1", "jan-junk-2", "jan-ribbon"} <= captured(r, "A")
     (stack,) = events(r, "stack-capture")
-    assert (stack.move_index, stack.player) == (2, "A") and "stack dealt on the layout" in stack.detail
+    assert (stack.move_index, stack.player, stack.data["maker"]) == (2, "A", None)
+    assert "stack of January (pine) dealt on the layout" in event(stack)
     (steal,) = events(r, "steal")
-    assert (steal.data["from"], steal.data["cards"], steal.data["cause"]) == ("B", ["apr-junk-1"], "stack")
+    assert (steal.data["from"], ids(steal.data["cards"]), steal.data["cause"]) == ("B", ["apr-junk-1"], "stack-capture")
+    assert event(steal) == f"A takes {name('apr-junk-1')} from B for the stack capture"
 
 
 # --- RULES.md 5: the flipped card -----------------------------------------------------------------------
@@ -120,7 +124,7 @@ def test_rules_5_ppuk_the_three_stay_as_this_players_stack():
     assert {"jan-bright", "jan-junk-1", "jan-junk-2"} <= layout(r)
     assert captured(r, "A") == set()
     assert seat(r, "A").ppuk_count == 1
-    assert r.state.stack_maker[1] == "A"
+    assert r.state.table.stack_maker[1] == "A"
 
 
 def test_rules_5_ttadak_all_four():
@@ -156,10 +160,10 @@ def test_rules_5_ja_ppuk_own_stack_versus_stack_capture_of_anothers():
     (e,) = events(own, "ja-ppuk")
     assert e.player == "A"
     steal = events(own, "steal")[0]  # ja-ppuk steals 2 units (korean-2p): B's two single junk
-    assert (steal.data["cause"], steal.data["cards"]) == ("ja_ppuk", ["apr-junk-1", "apr-junk-2"])
+    assert (steal.data["cause"], ids(steal.data["cards"])) == ("ja-ppuk", ["apr-junk-1", "apr-junk-2"])
     other = run([*ppuk, m("A", "sep-junk-1", "nov-junk-1"), m("B", "jan-ribbon", "sep-junk-2")])
     (e,) = events(other, "stack-capture")
-    assert e.player == "B" and "A's ppuk" in e.detail
+    assert e.player == "B" and e.data["maker"] == "A" and "A's ppuk" in event(e)
 
 
 def test_rules_5_sseul_and_ttadak_steal_each_and_pay_first_turn_ttadak():
@@ -185,7 +189,7 @@ def test_rules_5_sseul_and_ttadak_steal_each_and_pay_first_turn_ttadak():
     assert layout(r) == set()
     assert [e.type for e in events(r) if e.move_index == 3] == ["ttadak", "sseul", "steal", "steal"]
     # RULES.md 6: cheapest first, ties by catalog order; one steal for each event
-    steals = [(e.move_index, e.player, e.data["cards"], e.data["cause"]) for e in events(r, "steal")]
+    steals = [(e.move_index, e.player, ids(e.data["cards"]), e.data["cause"]) for e in events(r, "steal")]
     assert steals == [
         (1, "B", ["jan-junk-1"], "ttadak"),
         (2, "A", ["jan-junk-1"], "ttadak"),
@@ -238,26 +242,48 @@ def test_rules_5_illegal_shakes(shake, play, rules):
     illegal([m("A", play, "nov-junk-1", shake=shake)], "shake-not-allowed", 0, rules=rules)
 
 
+BOMB_MOVES = [
+    m("A", "jul-junk-1", "nov-junk-1"),
+    m("B", "sep-junk-1", "sep-junk-2"),  # B: chok
+    m("A", bomb=["jan-junk-1", "jan-junk-2", "jan-ribbon"], draw="dec-double"),
+]
+AFTER_B = [*BOMB_MOVES, m("B", "may-junk-1", "aug-junk-1")]
+NEXT = {"preset": "korean-2p", "bomb_flip_timing": "next"}
+
+
 def test_rules_5_bomb_takes_four_gives_flip_turns_and_steals():
-    moves = [
-        m("A", "jul-junk-1", "nov-junk-1"),
-        m("B", "sep-junk-1", "sep-junk-2"),  # B: chok
-        m("A", bomb=["jan-junk-1", "jan-junk-2", "jan-ribbon"], draw="dec-double"),
-    ]
-    r = run(moves)
+    r = run(BOMB_MOVES)
     a = seat(r, "A")
     assert {"jan-bright", "jan-junk-1", "jan-junk-2", "jan-ribbon"} <= captured(r, "A")
     assert (a.bombs, a.flip_turns, a.hand_size) == (1, 2, 6)
     assert [e.data["cause"] for e in events(r, "steal") if e.player == "A"] == ["bomb"]
     assert r.state.to_move == "B" and r.state.expects == "play"
-    after_b = [*moves, m("B", "may-junk-1", "aug-junk-1")]
-    assert run(after_b).state.expects == "flip"
-    illegal([*after_b, m("A", "feb-junk-2", "nov-junk-2")], "flip-required", 4)
-    r = run([*after_b, m("A", flip=True, draw="oct-junk-1")])
+    r = run([*AFTER_B, m("A", flip=True, draw="oct-junk-1")])
     assert seat(r, "A").flip_turns == 1 and "oct-junk-1" in captured(r, "A")
     assert seat(r, "A").hand_size == 6  # a flip turn plays no hand card
     illegal([m("A", "jul-junk-1", "nov-junk-1", flip=True)], "bad-move", 0)
     illegal([m("A", flip=True, draw="nov-junk-1")], "flip-not-allowed", 0)
+
+
+def test_rules_5_bomb_flip_timing_next_makes_the_flip_turns_come_first():
+    """RULES.md 5, ``bomb_flip_timing: next``: the flip turns must be used in the player's very next turns."""
+    state = run(AFTER_B, rules=NEXT).state
+    assert (state.to_move, state.expects) == ("A", "flip")
+    illegal([*AFTER_B, m("A", "feb-junk-2", "nov-junk-2")], "flip-required", 4, rules=NEXT)
+    r = run([*AFTER_B, m("A", flip=True, draw="oct-junk-1"), m("B", "jun-junk-2", "mar-junk-1")], rules=NEXT)
+    assert (r.state.expects, seat(r, "A").flip_turns) == ("flip", 1)  # the second, at A's next turn too
+
+
+def test_rules_5_bomb_flip_timing_any_lets_the_player_choose_when():
+    """RULES.md 5, ``bomb_flip_timing: any`` (every preset): a flip turn may wait for any later turn, in any
+    order with hand cards; a player with no hand card left must flip."""
+    state = run(AFTER_B).state
+    assert (state.to_move, state.expects) == ("A", "play")
+    later = [*AFTER_B, m("A", "feb-junk-2", "nov-junk-2"), m("B", "jun-junk-2", "mar-junk-1")]
+    r = run(later)
+    assert (seat(r, "A").flip_turns, seat(r, "A").hand_size) == (2, 5)  # played a card, kept both flip turns
+    r = run([*later, m("A", flip=True, draw="oct-junk-1")])
+    assert seat(r, "A").flip_turns == 1 and "oct-junk-1" in captured(r, "A")
 
 
 @pytest.mark.parametrize(
@@ -285,7 +311,7 @@ def test_rules_5_and_6_bonus_flipped_from_the_stock_is_kept_and_steals_by_preset
     r = run([*build, m("A", "feb-junk-2", "nov-junk-2", bonus_flipped=["bonus-3"])])
     assert {"bonus-3", "feb-junk-1", "feb-junk-2"} <= captured(r, "A")
     (steal,) = events(r, "steal")  # korean-2p: steal_bonus 1
-    assert (steal.data["cause"], steal.data["cards"]) == ("bonus", ["sep-junk-1"])
+    assert (steal.data["cause"], ids(steal.data["cards"])) == ("bonus", ["sep-junk-1"])
     r3 = run(
         [*build, m("C", "oct-junk-1", "oct-junk-2"), m("A", "feb-junk-2", "nov-junk-2", bonus_flipped=["bonus-3"])],
         rules="korean-3p",
@@ -340,7 +366,7 @@ def test_rules_6_cheapest_first_a_double_pays_two_units_and_the_cup_is_never_tak
         m("A", "nov-bright", "nov-junk-2"),  # chok: only the double is left, and it pays its 2 units at once
     ]
     r = run(moves, layout=lay)
-    steals = [(e.move_index, e.data["cards"]) for e in events(r, "steal")]
+    steals = [(e.move_index, ids(e.data["cards"])) for e in events(r, "steal")]
     assert steals == [(2, ["sep-junk-1"]), (4, ["nov-junk-1"]), (6, ["nov-double"])]
     assert "sep-animal" in captured(r, "B")
 
@@ -574,13 +600,11 @@ def test_rules_3_a_cup_declaration_pins_the_holders_cup():
 
 
 def test_rules_8_gobak_pays_all_in_a_replayed_three_player_hand():
-    from tests.test_replay import _find
-
     def loser_called_go(body, result):
         s = result.settlement
         return s is not None and s.outcome == "stop" and any(p.covers for p in s.payments)
 
-    _body, result = _find("korean-3p", loser_called_go)
+    _body, result = find_hand("korean-3p", loser_called_go)
     payer = next(p for p in result.settlement.payments if p.covers)
     caller = next(x for x in result.state.seats if x.id == payer.payer)
     assert caller.go_count >= 1 and caller.id != result.state.winner

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from service import create_app
-from tests.test_api import assert_problem
+from tests.http import assert_problem
 
 SCORE = {"cards": ["jan-bright", "mar-bright", "aug-bright"]}
 

@@ -4,87 +4,26 @@ hidden hands, and mutated logs rejected at exactly the corrupted move. Plus the 
 from __future__ import annotations
 
 import copy
-import os
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, by_id, replay, resolve
-from engine.game import parse_deal
+from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, resolve
 from engine.simulate import simulate
 from service.api import examples
-from tests.test_api import assert_problem
-
-HANDS = int(os.environ.get("GOSTOP_SIM_HANDS", "2000"))
-
-
-def deck_of(rules):
-    return sorted(c.id for c in CARDS if c.kind != "bonus" or c.id in rules.bonus_cards)
-
-
-def assert_conserved(state: GameState, deck: list[str]) -> None:
-    """Every card is in exactly one place: a hand, the layout, the stock, some captures, or unseen."""
-    places = [c.id for s in state.seats for c in (*s.hand, *s.captured)]
-    places += [c.id for c in state.layout_cards()]
-    if state.stock is not None:
-        places += [c.id for c in state.stock[state.stock_pos :]]
-        assert state.stock_left == len(state.stock) - state.stock_pos
-    places += [c.id for c in state.unseen]
-    assert sorted(places) == deck
-    hidden = sum(s.hidden for s in state.seats) + (state.stock_left if state.stock is None else 0)
-    assert hidden == len(state.unseen)
-
-
-def hidden_form(body: dict) -> dict:
-    """The same hand as a physical game would log it: only the layout is known, and a player dealt four
-    cards of one month shows them (RULES.md 4: chongtong)."""
-    deal = {"layout": body["deal"]["layout"]}
-    shown = {}
-    for pid, hand in (body["deal"].get("hands") or {}).items():
-        for month in range(1, 13):
-            four = [card_id for card_id in hand if by_id(card_id).month == month]
-            if len(four) == 4:
-                shown[pid] = four
-                break
-    if shown:
-        deal["shown"] = shown
-    return {**body, "deal": deal}
-
-
-def replay_body(body: dict):
-    rules = resolve(body["rules"], players=len(body["players"]))
-    return replay(
-        body["players"],
-        rules,
-        body["deal"],
-        body["moves"],
-        nagari_streak=body.get("nagari_streak", 0),
-        stake=body.get("stake", 1),
-    )
-
-
-def settle_body(result) -> dict:
-    """A /v1/settle request for the final captures and calls of a replayed hand."""
-    state = result.state
-    return {
-        "rules": state.rules.asdict(),
-        "players": [
-            {
-                "id": s.id,
-                "captured": [c.id for c in s.captured],
-                "go_count": s.go_count,
-                "shakes": s.shakes,
-                "bombs": s.bombs,
-            }
-            for s in state.seats
-        ],
-        "winner": state.winner,
-        "outcome": state.outcome,
-        "last_go": result.state.hand_result().last_go,
-    }
-
+from tests.http import assert_problem
+from tests.simulated import (
+    HANDS,
+    assert_conserved,
+    deck_of,
+    find_hand,
+    hidden_form,
+    replay_body,
+    settle_body,
+)
+from tests.words import detail, name
 
 # Presets, plus rule sets no preset covers: extra-flip with bonus cards, and no bomb flip turns with bombs.
 RULE_SETS = {
@@ -102,7 +41,7 @@ def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_fo
     outcomes = set()
     for seed in range(HANDS):
         body = simulate(rules, seed)
-        state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+        state = GameState(body["players"], rules, body["deal"])
         assert_conserved(state, deck)
         for i, raw in enumerate(body["moves"]):
             state.apply(Move.from_dict(raw, index=i))
@@ -148,17 +87,10 @@ def test_replay_settles_exactly_as_settle_does(client, preset):
     assert checked == 150
 
 
-def _find(preset, predicate, limit=3000):
-    for seed in range(limit):
-        body = simulate(preset, seed)
-        result = replay_body(body)
-        if predicate(body, result):
-            return body, result
-    raise AssertionError("no simulated hand shows this")
-
-
 def test_rules_7_automatic_stop_on_a_last_turn():
-    body, result = _find("korean-2p", lambda b, r: any("automatic stop" in e.detail for e in r.state.events))
+    body, result = find_hand(
+        "korean-2p", lambda b, r: any(e.type == "stop" and e.data["automatic"] for e in r.state.events)
+    )
     (stop,) = [e for e in result.state.events if e.type == "stop"]
     winner = next(s for s in result.state.seats if s.id == stop.player)
     assert winner.hand_size == 0 and winner.flip_turns == 0
@@ -173,10 +105,10 @@ def test_rules_7_automatic_stop_on_a_last_turn():
 def _last_card_ppuk(body, result):
     """A move where a player's last card pairs with a lone layout card and the draw is of its month."""
     rules = result.state.rules
-    state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+    state = GameState(body["players"], rules, body["deal"])
     for i, raw in enumerate(body["moves"]):
         move = Move.from_dict(raw, index=i)
-        seat = state.seats[state.turn] if not state.is_over else None
+        seat = state.table.seat(state.to_move) if not state.is_over else None
         if (
             move.play is not None
             and move.bonus is None
@@ -184,7 +116,7 @@ def _last_card_ppuk(body, result):
             and seat is not None
             and seat.hand_size == 1
             and seat.flip_turns == 0
-            and len(state.layout[move.play.month]) == 1
+            and len(state.table.layout[move.play.month]) == 1
             and move.draw is not None
             and move.draw.month == move.play.month
         ):
@@ -195,22 +127,22 @@ def _last_card_ppuk(body, result):
 
 @pytest.mark.parametrize(("preset", "ppuk"), [("korean-2p", False), ("chips-2p", True)])
 def test_rules_5_ppuk_with_the_last_card_depends_on_ppuk_on_last_turn(preset, ppuk):
-    body, _ = _find(preset, lambda b, r: _last_card_ppuk(b, r) is not None, limit=20000)
+    body, _ = find_hand(preset, lambda b, r: _last_card_ppuk(b, r) is not None, limit=20000)
     i = _last_card_ppuk(body, replay_body(body))
     prefix = replay_body({**body, "moves": body["moves"][: i + 1]})
     types = [e.type for e in prefix.state.events if e.move_index == i]
     assert ("ppuk" in types) is ppuk
     month = Move.from_dict(body["moves"][i]).play.month
-    assert (len(prefix.state.layout[month]) == 3) is ppuk
+    assert (len(prefix.state.table.layout[month]) == 3) is ppuk
 
 
 def _last_turn_events(body, result):
     """(move index, event type, player) of stealing events made on the player's last turn."""
-    state = GameState(body["players"], result.state.rules, **parse_deal(body["deal"]))
+    state = GameState(body["players"], result.state.rules, body["deal"])
     found = []
     for i, raw in enumerate(body["moves"]):
         move = Move.from_dict(raw, index=i)
-        seat = state.seats[state.turn] if state.expects in ("play", "flip") else None
+        seat = state.table.seat(state.to_move) if state.expects in ("play", "flip") else None
         before = len(state.events)
         state.apply(move)
         if seat is not None and seat.hand_size == 0 and seat.flip_turns == 0:
@@ -237,7 +169,7 @@ def test_rules_6_no_steal_on_last_turn(preset, excluded):
         body = simulate(preset, seed)
         result = replay_body(body)
         for i, type_, player in _last_turn_events(body, result):
-            cause = {"stack-capture": "stack", "ja-ppuk": "ja_ppuk"}.get(type_, type_)
+            cause = type_  # the steal names the event that stole
             steals = [
                 e
                 for e in result.state.events
@@ -254,7 +186,7 @@ def test_rules_6_no_steal_on_last_turn(preset, excluded):
 
 
 def test_rules_9_nagari_when_the_cards_run_out():
-    _body, result = _find("chips-3p", lambda b, r: r.state.outcome == "nagari" and b["moves"])
+    _body, result = find_hand("chips-3p", lambda b, r: r.state.outcome == "nagari" and b["moves"])
     assert result.settlement.outcome == "nagari" and result.settlement.payments == ()
     assert result.state.events[-1].type == "nagari"
     assert all(s.hand_size == 0 for s in result.state.seats)
@@ -272,10 +204,10 @@ def _mutations(body, rng):
     moves = body["moves"]
     rules = resolve(body["rules"])
     out = []
-    state = GameState(body["players"], rules, **parse_deal(body["deal"]))
+    state = GameState(body["players"], rules, body["deal"])
     for i, raw in enumerate(moves):
         move = Move.from_dict(raw, index=i)
-        seat = state.seats[state.turn] if state.expects else None
+        seat = state.table.seat(state.to_move) if state.expects else None
         others = [c for s in state.seats if s is not seat for c in s.hand if c.kind != "bonus"]
         if "play" in raw and "bonus" not in raw and "shake" not in raw and others and not out:
             bad = copy.deepcopy(body)
@@ -345,10 +277,10 @@ def test_mutated_logs_are_refused_at_the_corrupted_move(preset):
         body = simulate(preset, seed)
         if not body["moves"]:
             continue
-        for name, bad, index, code in _mutations(body, rng):
+        for what, bad, index, code in _mutations(body, rng):
             with pytest.raises(IllegalMoveError) as err:
                 replay_body(bad)
-            assert (err.value.code, err.value.move_index) == (code, index), (name, seed, err.value.detail)
+            assert (err.value.code, err.value.move_index) == (code, index), (what, seed, str(err.value))
             seen_codes.add(code)
     assert seen_codes >= {
         "card-not-in-hand",
@@ -398,11 +330,20 @@ def test_replay_in_progress_tells_who_moves_next(client):
     )
     assert body["stock_left"] == 22 - 2
     a, b = body["players"]
-    assert a["captured"] == ["jan-bright", "jan-junk-1"] and a["hand"] is None and a["hand_size"] == 9
+    assert a["captured"] == ["jan-bright", "jan-junk-1"] and a["hand"] == [] and a["hand_size"] == 9
     assert b["ppuk_count"] == 1
     assert [(e["move_index"], e["type"]) for e in body["events"]] == [(1, "ppuk")]
     assert body["instant_payments"] == [
-        {"from": "A", "to": "B", "points": 7, "amount": 7, "reason": "first-turn ppuk", "move_index": 1}
+        {
+            "from": "A",
+            "to": "B",
+            "points": 7,
+            "amount": 7,
+            "code": "first-ppuk",
+            "turns": 1,
+            "reason": "first-turn ppuk",
+            "move_index": 1,
+        }
     ]
     assert body["rules"]["preset"] == "korean-2p" and body["engine_version"]
 
@@ -435,12 +376,18 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
         ({"layout": [*LIVE["deal"]["layout"][:7], "jan-bright"]}, "dealt twice"),
         ({"layout": LIVE["deal"]["layout"], "hands": {"A": ["jan-junk-1"], "B": []}}, "not 10"),
         ({"layout": LIVE["deal"]["layout"], "stock": ["nov-junk-1"]}, "the stock has 1 cards"),
-        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "does not use"),
-        ({"layout": LIVE["deal"]["layout"], "shown": {"C": NOVEMBER}}, "'C', who shows cards at the deal, is not"),
+        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "these rules leave out of the deck"),
+        (
+            {"layout": LIVE["deal"]["layout"], "shown": {"C": NOVEMBER}},
+            "C, who shows cards at the deal, is not a player",
+        ),
         ({"layout": LIVE["deal"]["layout"], "shown": {"B": NOVEMBER[:3]}}, "only a chongtong"),
         ({"layout": LIVE["deal"]["layout"], "shown": {"B": [*NOVEMBER[:3], "jul-animal"]}}, "only a chongtong"),
-        ({"layout": LIVE["deal"]["layout"], "shown": {"B": JANUARY}}, "jan-bright is dealt twice"),
-        ({"layout": LIVE["deal"]["layout"], "shown": {"A": NOVEMBER, "B": NOVEMBER}}, "nov-bright is dealt twice"),
+        ({"layout": LIVE["deal"]["layout"], "shown": {"B": JANUARY}}, f"{name('jan-bright')} is dealt twice"),
+        (
+            {"layout": LIVE["deal"]["layout"], "shown": {"A": NOVEMBER, "B": NOVEMBER}},
+            f"{name('nov-bright')} is dealt twice",
+        ),
     ],
 )
 def test_replay_bad_deal(client, deal, detail):
@@ -589,4 +536,4 @@ def test_shown_cards_with_known_hands_must_come_from_that_hand():
     other = next(pid for pid in body["players"] if pid != holder)
     with pytest.raises(IllegalMoveError) as err:
         replay_body({**body, "deal": {**body["deal"], "shown": {other: four}}})
-    assert err.value.code == "bad-deal" and f"which {other} was not dealt" in err.value.detail
+    assert err.value.code == "bad-deal" and f"which {other} was not dealt" in detail(err.value)

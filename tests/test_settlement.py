@@ -6,6 +6,7 @@ import pytest
 
 from engine import CardError, HandError, HandResult, PlayerHand, resolve, settle
 from tests.conftest import cards
+from tests.words import explanation, reason
 
 K2, K3, C2, B2 = (resolve(p) for p in ("korean-2p", "korean-3p", "chips-2p", "basic-2p"))
 EIGHT = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")  # 3 + 5 = 8 points
@@ -84,7 +85,7 @@ def test_rules_8_plain_stop_pays_the_base():
     result = settle(hand(p("A", *EIGHT), p("B", *SAFE_B)), K2)
     pay = only_payment(result)
     assert (pay.payer, pay.payee, pay.points, pay.factors) == ("B", "A", 8, ())
-    assert result.explanation[0] == "A stops with 8 points: 8 base points"
+    assert explanation(result)[0] == "A stops with 8 points: 8 base points"
 
 
 @pytest.mark.parametrize(("rules", "shakes", "factor"), [(K2, 1, 2), (K2, 2, 4), (C2, 1, 2), (B2, 2, None)])
@@ -147,10 +148,11 @@ def test_rules_8_pibak_threshold_per_preset(rules, loser_units, pibak):
     players = [p("A", *A_JUNK), p("B", "nov-bright", *pool[:loser_units])]
     if rules.players == 3:
         players.append(p("C", "dec-bright", *pool[loser_units:]))
-    pay = settle(hand(*players), rules).payments[0]
+    result = settle(hand(*players), rules)
+    pay = result.payments[0]
     assert ("pibak" in rules_of(pay)) is pibak
     if pibak:
-        assert f"B has {loser_units} junk units" in pay.factors[0].reason
+        assert f"B has {loser_units} junk units" in reason(pay.factors[0], pay, result)
 
 
 def test_rules_8_no_pibak_when_the_winner_scores_no_junk():
@@ -253,10 +255,11 @@ def test_rules_8_nagari_carry_and_cap(streak, cap, factor):
 
 @pytest.mark.parametrize(("rules", "points"), [(K2, 0), (C2, 16), (B2, 16)])
 def test_rules_8_empty_loser_exempt(rules, points):
-    pay = only_payment(settle(hand(p("A", *EIGHT), p("B")), rules))  # gwangbak x2 applies when B pays
+    result = settle(hand(p("A", *EIGHT), p("B")), rules)
+    pay = only_payment(result)  # gwangbak x2 applies when B pays
     assert pay.points == points
     if points == 0:
-        assert pay.factors[0].rule == "empty-loser" and "captured no card" in pay.factors[0].reason
+        assert pay.factors[0].rule == "empty-loser" and "captured no card" in reason(pay.factors[0], pay, result)
 
 
 def test_rules_8_factors_multiply_and_stake_turns_points_into_money():
@@ -266,7 +269,7 @@ def test_rules_8_factors_multiply_and_stake_turns_points_into_money():
     assert rules_of(pay) == {"shake": 2, "pibak": 2, "gwangbak": 2}
     assert (pay.points, pay.amount) == (80, 8000)
     assert (
-        result.explanation[1] == "B pays A 10 x2 (shake) x2 (pibak) x2 (gwangbak) = 80 points (8000 at a stake "
+        explanation(result)[1] == "B pays A 10 x2 (shake) x2 (pibak) x2 (gwangbak) = 80 points (8000 at a stake "
         "of 100 a point)"
     )
 
@@ -286,7 +289,7 @@ def test_rules_8_three_players_each_loser_has_its_own_factors():
 def test_rules_9_nagari_nobody_pays_and_carries():
     result = settle(hand(p("A", *EIGHT), p("B"), winner=None, outcome="nagari", nagari_streak=1), K2)
     assert (result.outcome, result.winner, result.payments, result.base_points) == ("nagari", None, (), 0)
-    assert "x4" in result.explanation[-1]
+    assert "x4" in explanation(result)[-1]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from flask import Response, current_app, jsonify, send_from_directory
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 
-from ..schemas import HealthResponse
+from ..responses import HealthResponse
 
 blp = Blueprint("meta", __name__, description="Health, the OpenAPI document and its interactive page")
 

@@ -11,7 +11,10 @@ from typing import Any
 from engine.simulate import simulate
 
 from ..answers import replay_answer, score_answer, settle_answer
+from ..i18n import LANGUAGES
 from ..schemas import ReplayRequest, ScoreRequest, SettleRequest
+
+ENGLISH = LANGUAGES["en"]
 
 SCORE_REQUEST: dict[str, Any] = {
     "rules": "korean-2p",
@@ -55,8 +58,8 @@ SETTLE_3P_REQUEST: dict[str, Any] = {
 SETTLE_REQUESTS = {"stop": SETTLE_REQUEST, "three-players-overrides": SETTLE_3P_REQUEST}
 
 
-SCORE_RESPONSE = score_answer(ScoreRequest().load(SCORE_REQUEST))
-SETTLE_RESPONSES = {name: settle_answer(SettleRequest().load(req)) for name, req in SETTLE_REQUESTS.items()}
+SCORE_RESPONSE = score_answer(ScoreRequest().load(SCORE_REQUEST), ENGLISH)
+SETTLE_RESPONSES = {name: settle_answer(SettleRequest().load(req), ENGLISH) for name, req in SETTLE_REQUESTS.items()}
 
 
 # A physical game logged card by card: hands and stock hidden, every turn says its draw.
@@ -97,4 +100,4 @@ REPLAY_REQUESTS = {
 }
 
 
-REPLAY_RESPONSES = {name: replay_answer(ReplayRequest().load(req)) for name, req in REPLAY_REQUESTS.items()}
+REPLAY_RESPONSES = {name: replay_answer(ReplayRequest().load(req), ENGLISH) for name, req in REPLAY_REQUESTS.items()}

@@ -8,13 +8,10 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ..answers import score_answer, settle_answer
+from ..i18n import request_words
 from ..parsing import GoStopBlueprint
-from ..schemas import (
-    ScoreRequest,
-    ScoreResponse,
-    SettleRequest,
-    SettleResponse,
-)
+from ..responses import ScoreResponse, SettleResponse
+from ..schemas import ScoreRequest, SettleRequest
 from . import examples
 
 blp = GoStopBlueprint("hands", __name__, url_prefix="/v1", description="Scoring and settlement")
@@ -31,7 +28,7 @@ def post_score(body: dict[str, Any]) -> ResponseReturnValue:
     Only combinations that score are listed. `sep_animal_as` pins the cup where the rules let the
     holder choose; without it the cup goes where it scores more (an animal on a tie).
     """
-    return jsonify(score_answer(body))
+    return jsonify(score_answer(body, request_words()))
 
 
 @blp.route("/settle", methods=["POST"])
@@ -49,4 +46,4 @@ def post_settle(body: dict[str, Any]) -> ResponseReturnValue:
     `winner` is the player who stopped; `null` settles a nagari. Every factor applied to a loser is
     listed with a reason, and a loser who pays nothing still has a row saying why.
     """
-    return jsonify(settle_answer(body))
+    return jsonify(settle_answer(body, request_words()))

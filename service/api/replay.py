@@ -8,8 +8,10 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ..answers import replay_answer
+from ..i18n import request_words
 from ..parsing import GoStopBlueprint
-from ..schemas import ReplayRequest, ReplayResponse
+from ..responses import ReplayResponse
+from ..schemas import ReplayRequest
 from . import examples
 
 blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
@@ -32,4 +34,4 @@ def post_replay(body: dict[str, Any]) -> ResponseReturnValue:
     is `in_progress` with who moves `next` and what is expected. The first illegal move is answered with
     422 and problem details naming it (`move_index`, `code`, `detail`).
     """
-    return jsonify(replay_answer(body))
+    return jsonify(replay_answer(body, request_words()))

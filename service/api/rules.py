@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-from flask import abort, jsonify
+from flask import jsonify
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 
 from engine import PRESETS
 
-from ..schemas import PresetsResponse, RulesSchema, echo
+from ..i18n import LANGUAGES, request_words
+from ..problems import Refusal
+from ..render import echo, presets_json
+from ..responses import PresetsResponse
+from ..schemas import RulesSchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Rule presets and their knobs")
 
-_LIST = {"presets": [{"name": r.preset, "description": r.description, "players": r.players} for r in PRESETS.values()]}
-
 
 @blp.route("/rules", methods=["GET"])
-@blp.alt_response(200, schema=PresetsResponse, success=True, description="the presets", example=_LIST)
+@blp.alt_response(
+    200, schema=PresetsResponse, success=True, description="the presets", example=presets_json(LANGUAGES["en"])
+)
 def list_presets() -> ResponseReturnValue:
-    """The named presets, what each follows, and how many players it is for."""
-    return jsonify(_LIST)
+    """The named presets, the rules each plays, and how many players it is for."""
+    return jsonify(presets_json(request_words()))
 
 
 @blp.route("/rules/<string:preset>", methods=["GET"])
@@ -31,5 +35,5 @@ def get_preset(preset: str) -> ResponseReturnValue:
     """One preset as a `rules` object: its name and every knob's value."""
     rules = PRESETS.get(preset)
     if rules is None:
-        abort(404, f"no preset named {preset!r}; presets are {', '.join(PRESETS)}")
+        raise Refusal(404, "no-preset", preset=preset)
     return jsonify(echo(rules)["rules"])

@@ -1,0 +1,123 @@
+"""The deal of a hand (RULES.md 4): reading it, checking that it can be, and what it decides at once.
+
+A deal always has its layout (every card turned face up, bonus cards and their replacements included).
+The hands and the stock may be unknown, for a physical game logged card by card; a player of such a game
+who was dealt a chongtong (총통, four cards of one month) shows them at the deal (``shown``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from .cards import CARD_BY_ID, MONTH_CARDS, Card, CardSet, Kind, Place, disjoint
+from .errors import CardError, GoStopError, IllegalMoveError
+from .rules import RuleSet
+
+__all__ = ["Deal", "check_deal", "chongtong_holders", "four_of_a_month", "read_deal"]
+
+
+class Deal(NamedTuple):
+    """Card values of a deal; ``hands`` and ``stock`` (top first) are None when unknown."""
+
+    layout: tuple[Card, ...]
+    hands: Mapping[str, tuple[Card, ...]] | None = None
+    stock: tuple[Card, ...] | None = None
+    shown: Mapping[str, tuple[Card, ...]] = MappingProxyType({})
+
+
+def _bad_deal(why: str, **facts: Any) -> IllegalMoveError:
+    return IllegalMoveError("bad-deal", why=why, move_index=None, **facts)
+
+
+def _as_bad_deal(err: GoStopError) -> IllegalMoveError:
+    """A refusal found while checking a deal is reported as a bad deal, saying which rule it broke."""
+    return IllegalMoveError("bad-deal", why=err.why, move_index=None, **err.params)
+
+
+def read_deal(data: Mapping[str, Any]) -> Deal:
+    """Card ids of a deal (``layout``, optional ``hands``, ``stock``, ``shown``) -> a Deal.
+
+    Raises IllegalMoveError(``bad-deal``) naming an unknown card id and where it was.
+    """
+
+    def cards(ids: Any, place: Place) -> tuple[Card, ...]:
+        try:
+            return tuple([CARD_BY_ID[x] for x in ids])
+        except (KeyError, TypeError):  # not an id, or not even a string: name it
+            unknown = next(x for x in ids if not isinstance(x, str) or x not in CARD_BY_ID)
+            raise _bad_deal("unknown-card", card=str(unknown), place=place) from None
+
+    hands = data.get("hands")
+    stock = data.get("stock")
+    shown = data.get("shown") or {}
+    return Deal(
+        cards(data["layout"], Place("layout")),
+        {pid: cards(ids, Place("hand", pid)) for pid, ids in hands.items()} if hands is not None else None,
+        cards(stock, Place("stock")) if stock is not None else None,
+        {pid: cards(ids, Place("shown", pid)) for pid, ids in shown.items()},
+    )
+
+
+def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
+    """Refuse a deal that cannot be: IllegalMoveError(``bad-deal``, ``move_index`` None) saying why."""
+    try:
+        rules.check_players(list(players))
+    except GoStopError as err:
+        raise _as_bad_deal(err) from None
+    month_cards = sum(c.kind is not Kind.BONUS for c in deal.layout)
+    if month_cards != rules.layout_size:
+        raise _bad_deal("layout-size", count=month_cards, expected=rules.layout_size)
+    groups: list[tuple[Place, Sequence[Card]]] = [(Place("layout"), deal.layout)]
+    if deal.hands is not None:
+        if set(deal.hands) != set(players):
+            raise _bad_deal("hands-for-players", players=list(players), given=list(deal.hands))
+        for pid in players:
+            if len(deal.hands[pid]) != rules.hand_size:
+                raise _bad_deal("hand-size", player=pid, count=len(deal.hands[pid]), expected=rules.hand_size)
+            groups.append((Place("hand", pid), deal.hands[pid]))
+    for pid, cards in deal.shown.items():
+        if pid not in players:
+            raise _bad_deal("shown-not-player", player=pid)
+        if len(cards) != 4 or len({c.month for c in cards}) != 1 or cards[0].kind is Kind.BONUS:
+            raise _bad_deal("shown-not-chongtong", player=pid, cards=list(cards))
+        if deal.hands is None:
+            groups.append((Place("shown", pid), cards))
+        elif not set(cards) <= set(deal.hands[pid]):
+            raise _bad_deal("shown-not-dealt", player=pid, cards=list(cards))
+    if deal.stock is not None:
+        groups.append((Place("stock"), deal.stock))
+    try:
+        placed = disjoint(groups)
+        for (place, _), group in zip(groups, placed, strict=True):
+            rules.check_in_play(group, owner=place)
+    except CardError as err:
+        raise _as_bad_deal(err) from None
+    if deal.stock is not None:
+        expected = len(rules.deck) - len(deal.layout) - rules.players * rules.hand_size
+        if len(deal.stock) != expected:
+            raise _bad_deal("stock-size", count=len(deal.stock), expected=expected)
+        held = sum(len(cards) for cards in placed)
+        if deal.hands is not None and held != len(rules.deck):
+            raise _bad_deal("deck-size", count=held, expected=len(rules.deck))
+
+
+def four_of_a_month(cards: CardSet) -> int | None:
+    """The month of which all four cards are among ``cards`` (on the layout: ``floor_four``; in a dealt hand:
+    chongtong, RULES.md 4), if any."""
+    for month in range(1, 13):
+        members = MONTH_CARDS[month].mask
+        if cards.mask & members == members:
+            return month
+    return None
+
+
+def chongtong_holders(hands: Mapping[str, CardSet]) -> list[tuple[str, int]]:
+    """The players dealt four cards of one month (chongtong 총통, RULES.md 4), with that month."""
+    out = []
+    for pid, hand in hands.items():
+        month = four_of_a_month(hand)
+        if month is not None:
+            out.append((pid, month))
+    return out
