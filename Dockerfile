@@ -7,13 +7,15 @@ COPY engine ./engine
 COPY service ./service
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install .
 
-# Final stage: the interpreter, the venv and the gunicorn config; no build tools, not root.
+# Final stage: the interpreter, the venv, the gunicorn config and the rule book; no build tools, not root.
 FROM python:3.11-slim
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000
 RUN useradd --system --uid 10001 --no-create-home gostop
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY service/gunicorn.conf.py ./service/gunicorn.conf.py
+# The rule book served at /rules; the installed package looks for docs/ in its working directory.
+COPY docs/RULES.md docs/RULES.ko.md ./docs/
 USER gostop
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \

@@ -74,6 +74,33 @@ def test_dockerfile_is_slim_non_root_with_healthcheck_and_binds_all_interfaces()
     assert "apt-get" not in runs and "gcc" not in runs
 
 
+def test_the_image_carries_the_rule_book_where_the_service_looks_for_it():
+    """The image installs the package (not beside docs/), so /rules reads the books from its working directory."""
+    import posixpath
+    from pathlib import Path
+
+    from service.api import rulebook
+
+    df = _dockerfile()
+    final = df.structure[max(i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM") :]
+    workdir = None
+    copied = {}
+    for ins in final:
+        if ins["instruction"] == "WORKDIR":
+            workdir = posixpath.join(workdir or "/", ins["value"])
+        elif ins["instruction"] == "COPY" and not ins["value"].startswith("--from"):
+            *sources, dest = shlex.split(ins["value"])
+            for source in sources:
+                target = posixpath.join(workdir or "/", dest)
+                copied[source] = posixpath.normpath(
+                    posixpath.join(target, posixpath.basename(source)) if dest.endswith("/") else target
+                )
+    for name in rulebook.BOOKS.values():
+        assert (ROOT / "docs" / name).is_file()
+        assert copied.get(f"docs/{name}") == posixpath.join(workdir, "docs", name)
+    assert Path("docs") in rulebook.SEARCHED  # relative, so found from the working directory
+
+
 def test_ci_runs_make_test_like_the_readme():
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
