@@ -22,13 +22,6 @@ DECISION = {"en": "**This project's decision", "ko": "**이 프로젝트의 결�
 ON_OFF = {"on": True, "off": False, "있음": True, "없음": False}
 NONE = ("none", "없음")
 
-# Landing with the engine change of issue 9 (RULES.md 5 and 8 changed): the books already describe them.
-# When the engine has them, these marks turn into XPASS failures: delete them then.
-NOT_IN_ENGINE_YET = {
-    "bomb_flip_timing": "the knob bomb_flip_timing (RULES.md 5) lands with the engine change of issue 9",
-    "gobak": "the gobak value pays-all-double (RULES.md 8) lands with the engine change of issue 9",
-}
-
 _HEADING = re.compile(r"^(#{2,3}) (\d+(?:\.\d+)?)\.? (.+)$", re.M)
 # "RULES.md 5", "RULES.md 5.5", "RULES.md 2-3", "RULES.md 7, 8, 9"
 _CITATION = re.compile(r"RULES\.md (\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+)|((?:\s*,\s*\d+(?:\.\d+)?)+))?")
@@ -154,13 +147,9 @@ def test_citations_are_read_in_every_form_the_project_writes(text, numbers):
 # --- knob reference and preset table ---
 
 
-def _knob_params(section: str, pending: tuple[str, ...]):
-    """Every knob of the engine and of the book's table; those in ``pending`` are expected to fail yet."""
-    names = dict.fromkeys([*KNOBS, *knob_rows("en", section)])
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NOT_IN_ENGINE_YET[n])) if n in pending else n
-        for n in names
-    ]
+def _knob_params(section: str):
+    """Every knob of the engine and of the book's table."""
+    return list(dict.fromkeys([*KNOBS, *knob_rows("en", section)]))
 
 
 @pytest.mark.parametrize("lang", BOOKS)
@@ -171,14 +160,13 @@ def test_the_knob_reference_lists_every_engine_knob_in_the_engine_order(lang):
     assert len(listed) == len(set(listed))
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_IN_ENGINE_YET["bomb_flip_timing"])
 @pytest.mark.parametrize("lang", BOOKS)
 def test_the_knob_reference_lists_exactly_the_engine_knobs(lang):
     assert set(knob_rows(lang, "10.3")) == set(KNOBS)
 
 
 @pytest.mark.parametrize("lang", BOOKS)
-@pytest.mark.parametrize("name", _knob_params("10.3", ("bomb_flip_timing", "gobak")))
+@pytest.mark.parametrize("name", _knob_params("10.3"))
 def test_the_knob_reference_gives_the_values_the_engine_accepts(lang, name):
     section, values, _ = knob_rows(lang, "10.3")[name]
     knob = KNOBS[name]
@@ -211,7 +199,7 @@ def test_the_preset_table_has_a_column_per_preset(lang):
 
 
 @pytest.mark.parametrize("lang", BOOKS)
-@pytest.mark.parametrize("name", _knob_params("10.2", ("bomb_flip_timing",)))
+@pytest.mark.parametrize("name", _knob_params("10.2"))
 def test_the_preset_table_gives_each_presets_value(lang, name):
     row = knob_rows(lang, "10.2")[name]
     kind = KNOBS[name].kind

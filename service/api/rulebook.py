@@ -20,7 +20,8 @@ from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from werkzeug.datastructures import LanguageAccept
+
+from ..i18n import negotiate
 
 LANGUAGES = ("en", "ko")  # the first is the default
 BOOKS = {"en": "RULES.md", "ko": "RULES.ko.md"}
@@ -143,16 +144,6 @@ def load_pages(folder: Path | None = None) -> dict[str, Page]:
     return {lang: render((folder / BOOKS[lang]).read_text(encoding="utf-8"), lang, md) for lang in LANGUAGES}
 
 
-def negotiate(accepted: LanguageAccept) -> str:
-    """The language to answer in, by the client's q-values; English when none of ours is accepted.
-
-    Compared by primary subtag (``ko-KR`` asks for ``ko``): werkzeug's ``best_match`` tries exact tags
-    first, so on its own it would answer Korean to ``en-US, ko;q=0.5``.
-    """
-    primary = LanguageAccept([(tag.split("-")[0].lower(), q) for tag, q in accepted])
-    return primary.best_match(LANGUAGES, default=LANGUAGES[0])
-
-
 PAGES = load_pages()
 _CSS = (STATIC_DIR / "rules.css").read_bytes()
 
@@ -163,7 +154,7 @@ blp = Blueprint("rulebook", __name__)
 def rules_page() -> ResponseReturnValue:
     """The rule book; ``?lang=ko`` or ``?lang=en`` overrides Accept-Language."""
     lang = request.args.get("lang", "")
-    page = PAGES.get(lang) or PAGES[negotiate(request.accept_languages)]
+    page = PAGES.get(lang) or PAGES.get(negotiate(request.headers.get("Accept-Language"))) or PAGES[LANGUAGES[0]]
     response = Response(page.html, mimetype="text/html")
     response.headers["Content-Language"] = page.lang
     response.vary.add("Accept-Language")
