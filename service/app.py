@@ -16,7 +16,7 @@ from flask_smorest.utils import prepare_response
 from engine import ENGINE_VERSION
 
 from . import observability, problems, security
-from .api import BLUEPRINTS, docs
+from .api import BLUEPRINTS, docs, page
 from .jsonio import OrjsonProvider
 from .schemas import (
     MoveSchema,
@@ -99,6 +99,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blp in (*BLUEPRINTS, observability.blp):
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)
+    app.register_blueprint(page.blp)
     problems.init_app(app)
     security.init_app(app)
     observability.init_app(app, security.headers_for)
