@@ -346,12 +346,18 @@ function entryPanel() {
     picker = h("div", { class: "choice", role: "group", "aria-label": prompt(s, next.player) },
       two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) }, chips([id]), " ", cardName(id))));
   } else {
+    // every card keeps its place in the grid; those already seen (or, for a flip, shown in a hand) are greyed
     const seen = seenCards();
-    let ids = deckIds(knobs().bonus_cards || []).filter((id) => !seen.has(id));
-    if (s === "shake_play") ids = d.shake;
-    if (s === "draw") ids = ids.filter((id) => !(d.shake || []).includes(id));
+    const shown = s === "draw" ? new Set(d.shake || []) : new Set();
+    for (const p of state.answer.players) {
+      // cards known to be in a hand (shown for a shake or a chongtong) are not flipped, nor played by another
+      if (s === "draw" || p.id !== next.player) for (const id of p.hand || []) shown.add(id);
+    }
+    const ids = s === "shake_play" ? d.shake : deckIds(knobs().bonus_cards || []);
     picker = deckGrid(ids, t("unseen"), (id) => ({
       key: "turn",
+      disabled: seen.has(id) || shown.has(id),
+      note: seen.has(id) ? t("seen") : null,
       pressed: s === "shake" || s === "bomb" ? (d[s] || []).includes(id) : undefined,
     }), tapCard);
   }
