@@ -93,7 +93,7 @@ function table() {
   const players = ledger.players;
   const sum = totals();
   return h("table", { class: "ledger-table" },
-    h("caption", {}, t("ledger")),
+    h("caption", { class: "sr" }, t("ledger")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), players.map((p) => h("th", { scope: "col" }, p)))),
     h("tbody", {}, ledger.hands.map((hand, i) => {
       const d = deltas(hand);

@@ -38,7 +38,7 @@ function picture(settlement, names) {
       const ex = winner.x - (dx / len) * 28, ey = winner.y - (dy / len) * 28;
       const sx = x + (dx / len) * 26, sy = y + (dy / len) * 26;
       const mx = (sx + ex) / 2, my = (sy + ey) / 2;
-      const side = payments.length === 1 ? 12 : x < winner.x ? -8 : 8;
+      const side = payments.length === 1 ? 12 : x < winner.x ? -24 : 24;
       const anchor = payments.length === 1 ? "start" : x < winner.x ? "end" : "start";
       return svg("g", { class: p.points ? "flow" : "flow zero", "data-from": p.from },
         svg("line", { x1: sx, y1: sy, x2: ex, y2: ey, "marker-end": `url(#${id})` }),
