@@ -54,6 +54,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/breakdown.py
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/worker_cpu.py
+	$(BIN)/python bench/page_load.py
 
 load: $(VENV)/.installed-dev
 	bench/load.sh
