@@ -402,6 +402,7 @@ def test_follow_a_live_game(table):
             # at the decision: what a stop pays now, the same as the final ruling below
             stop_now = t.page.locator(".if-stop-payment")
             assert stop_now.get_attribute("data-points") == "32" and stop_now.get_attribute("data-amount") == "3200"
+            t.page.evaluate("document.querySelector('.entry').scrollIntoView({block: 'end'})")
             t.shot("live-call")
         if move.get("call") == "go":
             assert t.page.locator(".if-go").get_attribute("data-go-count") == "1"
@@ -659,3 +660,15 @@ def test_page_is_served_under_a_strict_csp(server):
     script = requests.get(server + "/table/js/main.js", timeout=5)
     assert script.headers["Content-Type"].startswith("text/javascript")
     assert requests.get(server + "/table/nothing.js", timeout=5).status_code == 404
+
+
+def test_page_files_ship_in_the_package():
+    """The Docker image installs with `pip install .`: pyproject's package-data must take every page file."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["service"]
+    service = ROOT / "service"
+    shipped = {p for pattern in patterns for p in service.glob(pattern) if p.is_file()}
+    page = {p for p in (service / "web").rglob("*") if p.is_file()}
+    assert page and page <= shipped, sorted(str(p.relative_to(service)) for p in page - shipped)
