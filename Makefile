@@ -23,9 +23,11 @@ run: $(VENV)/.installed
 	$(BIN)/$(SERVE)
 
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
-# The browser tests (tests/test_page.py) need Debian's Chromium: see the chromium target.
+# The browser tests (tests/test_page.py, Debian's Chromium: see the chromium target) run in a pass of their own
+# too: beside them on two cores, Chromium starves the other servers' start-up checks.
 test: $(VENV)/.installed-dev chromium
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
+	$(BIN)/python -m pytest tests/test_page.py
 	$(BIN)/python -m pytest tests/test_fuzz.py
 
 # Debian's Chromium for the browser tests (Playwright's own browser download cannot be reached), and a Korean
