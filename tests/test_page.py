@@ -298,7 +298,11 @@ def test_settle_a_3p_hand_with_gobak(table):
     _seat(t, 1)
     _tap(t, "nov-junk-1", "dec-animal")
     _step(t, "go-1", 1)  # B called go and was overtaken
-    _seat(t, 2)
+    # the players' tabs answer the arrow keys, as tabs do
+    t.page.locator("#seat-tab-1").focus()
+    t.page.keyboard.press("ArrowRight")
+    assert t.page.locator("#seat-tab-2").get_attribute("aria-selected") == "true"
+    assert t.page.evaluate("document.activeElement.id") == "seat-tab-2"
     _tap(t, "may-junk-1")
     t.click('[data-key="winner-0"]')
     t.click('[data-key="submit"]')

@@ -6,7 +6,7 @@ import { h, field, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
-import { addHand } from "./ledger.js";
+import { addHand, ledgerContext } from "./ledger.js";
 import { rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
 import { t } from "./words.js";
@@ -155,6 +155,15 @@ function toLedger() {
 // bonus-2a and bonus-2b share a name: tell them apart by their letter
 const bonusName = (id) => (id === "bonus-3" ? cardName(id) : `${cardName(id)} (${id.slice(-1)})`);
 
+// A new hand with the same players and rules; the ledger's nagari carry comes along when it is their ledger.
+async function startOver() {
+  const { count, names, preset, knobs, stake } = state;
+  state = { ...fresh(count, names), preset, knobs, stake };
+  const ctx = ledgerContext();
+  if (ctx.players && ctx.players.join("\n") === players().join("\n")) state.nagari_streak = ctx.nagari_streak;
+  changed();
+}
+
 function rulesPanel() {
   const knobs = state.knobs;
   const select = (key, options, value, onchange) => h("select", { "data-key": key, "data-test": key, onchange: (e) => onchange(e.target.value) },
@@ -230,7 +239,15 @@ function seatTabs() {
     changed();
   };
   return h("section", { class: "panel seats" },
-    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_of", { p: "" }) },
+    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_of", { p: "" }), onkeydown: (e) => {
+      // the tab pattern: arrow keys move between the players' tabs
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+      if (!step) return;
+      state.active = (seat + step + state.count) % state.count;
+      store();
+      app.rerender();
+      document.getElementById("seat-tab-" + state.active)?.focus();
+    } },
       names.map((name, s) => h("button", {
         type: "button", role: "tab", id: "seat-tab-" + s, "data-key": "seat-tab-" + s, "aria-selected": String(s === seat),
         "aria-controls": "seat-panel", tabindex: s === seat ? 0 : -1,
@@ -267,7 +284,7 @@ export function view() {
         ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }))
         : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
       state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null,
-      h("button", { type: "button", "data-key": "start-over", onclick: () => { const names = state.names; state = fresh(state.count, names); usePreset(`korean-${state.count}p`).then(changed); } }, t("start_over")));
+      h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
   }
   return h("div", { class: "settle" },
     state.result ? rulingView(state.result.settlement, (x) => x, ledgerPart) : null,
