@@ -258,7 +258,7 @@ def test_settle_a_2p_hand_with_pibak_and_gwangbak(table):
     assert "44" in flow.text_content() and "4,400" in flow.text_content()
     assert a in t.page.locator("svg.picture").get_attribute("aria-label")
     # the page shows what the service rules for the same request
-    answer = requests.post(t.base + "/v1/settle", json=body, timeout=5).json()
+    answer = requests.post(t.base + "/v1/settle", json=body, headers={"Accept-Language": t.lang}, timeout=5).json()
     assert [p["points"] for p in answer["payments"]] == [44]
     shown = t.page.locator(".explanation li").all_inner_texts()
     assert shown == answer["explanation"]
