@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi bench load clean
+.PHONY: run test lint openapi bench load clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +23,25 @@ run: $(VENV)/.installed
 	$(BIN)/$(SERVE)
 
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
-test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py
+# The browser tests (tests/test_page.py, Debian's Chromium: see the chromium target) run in a pass of their own
+# too: beside them on two cores, Chromium starves the other servers' start-up checks.
+test: $(VENV)/.installed-dev chromium
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
+	$(BIN)/python -m pytest tests/test_page.py
 	$(BIN)/python -m pytest tests/test_fuzz.py
+
+# Debian's Chromium for the browser tests (Playwright's own browser download cannot be reached), and a Korean
+# font for the screenshots. Installed with apt-get when missing and run as root (as CI is); otherwise the
+# browser tests skip and say why (with CI=true they fail instead).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { \
+	  echo "installing chromium for the browser tests (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null; \
+	} || echo "could not install chromium: the browser tests will skip (or fail with CI=true)"
+
+# The README's phone screenshots, taken by the browser tests at 360 x 640.
+screenshots: $(VENV)/.installed-dev chromium
+	GOSTOP_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -n 0 tests/test_page.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -40,6 +56,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/breakdown.py
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/worker_cpu.py
+	$(BIN)/python bench/page_load.py
 
 load: $(VENV)/.installed-dev
 	bench/load.sh

@@ -16,7 +16,7 @@ from flask_smorest.utils import prepare_response
 from engine import ENGINE_VERSION
 
 from . import observability, problems, security
-from .api import BLUEPRINTS, docs, rulebook
+from .api import BLUEPRINTS, docs, page, rulebook
 from .jsonio import OrjsonProvider
 from .responses import ProblemSchema
 from .schemas import (
@@ -100,6 +100,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blp)
     app.register_blueprint(docs.assets)
     app.register_blueprint(rulebook.blp)
+    app.register_blueprint(page.blp)
     problems.init_app(app)
     security.init_app(app)
     observability.init_app(app, security.headers_for)

@@ -1,5 +1,5 @@
 """Headers for browser clients: CORS (off unless origins are configured), nosniff, no-store, and the CSPs
-of the docs and rule book pages.
+of the pages: the docs, the rule book and the table page.
 
 ``CORS_ORIGINS`` is a comma-separated list of allowed origins (``*`` for any); unset or empty, no CORS
 headers are sent, so browsers on other origins cannot read the answers.
@@ -22,11 +22,17 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'"
 RULES_CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
+# The table page (/ and /table/*): its own modules, styles, icon and API calls; nothing inline, no eval.
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 _COMMON = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
 _DOCS = [*_COMMON, ("Content-Security-Policy", DOCS_CSP)]
 _RULES = [*_COMMON, ("Content-Security-Policy", RULES_CSP)]
+_PAGE = [*_COMMON, ("Content-Security-Policy", PAGE_CSP)]
 # API answers are computed per request: never cache a ruling
 _API = [*_COMMON, ("Content-Security-Policy", API_CSP), ("Cache-Control", "no-store")]
 
@@ -35,6 +41,8 @@ def headers_for(path: str) -> list[tuple[str, str]]:
     """The fixed security headers of an answer to ``path`` (added by the WSGI middleware)."""
     if path == "/rules" or path.startswith("/rules/"):
         return _RULES
+    if path == "/" or path.startswith("/table/"):
+        return _PAGE
     return _DOCS if path == "/docs" or path.startswith("/docs/") else _API
 
 

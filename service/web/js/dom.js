@@ -1,0 +1,41 @@
+// A tiny DOM builder: h("button", {class: "x", onclick: fn}, "text", child). No innerHTML anywhere, so
+// nothing a player typed can ever run as markup, and the page needs no inline script or style (CSP).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+export function svg(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+// A labelled form control: <label>text <input ...></label> keeps the accessible name next to the control.
+export function field(label, control, hint) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", {}, hint) : null);
+}
+
+export function stepper(label, value, min, max, onchange, key) {
+  const set = (v) => onchange(Math.max(min, Math.min(max, v)));
+  return h("div", { class: "stepper", role: "group", "aria-label": label },
+    h("span", { class: "field-label" }, label),
+    h("button", { type: "button", class: "step", "data-key": key + "-minus", "aria-label": `${label} −1`, disabled: value <= min, onclick: () => set(value - 1) }, "−"),
+    h("output", { "aria-live": "polite", "data-test": key }, String(value)),
+    h("button", { type: "button", class: "step", "data-key": key + "-plus", "aria-label": `${label} +1`, disabled: value >= max, onclick: () => set(value + 1) }, "+"),
+  );
+}

@@ -1,0 +1,47 @@
+// A move log in words, and the events of a replay: shared by the live game and the log check.
+
+import { h } from "./dom.js";
+import { cardName, cardNames, chips } from "./cards.js";
+import { t } from "./words.js";
+
+export function describeMove(move) {
+  const parts = [];
+  const d = (key, params) => parts.push(t("describe." + key, params));
+  if (move.call) d("call", { call: t("event." + move.call) });
+  if (move.sep_animal_as) d("cup", { as: t("kind." + (move.sep_animal_as === "junk" ? "double" : "animal")) });
+  if (move.bonus) d("bonus", { card: cardName(move.bonus) });
+  if (move.shake) d("shake", { cards: cardNames(move.shake) });
+  if (move.bomb) d("bomb", { cards: cardNames(move.bomb) });
+  if (move.flip) d("flip");
+  if (move.play) d("play", { card: cardName(move.play) });
+  if (move.capture) d("capture", { card: cardName(move.capture) });
+  if (move.bonus_flipped) d("bonus_flipped", { cards: cardNames(move.bonus_flipped) });
+  if (move.draw) d("draw", { card: cardName(move.draw) });
+  if (move.draw_capture) d("capture", { card: cardName(move.draw_capture) });
+  return `${move.player}: ${parts.join(", ")}`;
+}
+
+// The moves, numbered from 1; the illegal one marked, with the reason under it.
+export function movesView(moves, bad, pendingFrom = moves.length) {
+  return h("ol", { class: "moves", "aria-label": t("moves") },
+    moves.map((move, i) => {
+      const isBad = bad && bad.move_index === i;
+      return h("li", {
+        class: isBad ? "move bad" : i >= pendingFrom ? "move pending" : "move",
+        "data-move-index": i,
+        "aria-current": isBad ? "true" : null,
+      },
+      h("span", { class: "move-n" }, t("move_n", { n: i + 1 })), " ", describeMove(move),
+      i >= pendingFrom ? h("small", {}, ` (${t("pending")})`) : null,
+      isBad ? h("p", { class: "why", role: "alert" }, h("strong", {}, t("bad_move", { n: i + 1 })), ": ", bad.detail) : null);
+    }));
+}
+
+export function eventsView(events) {
+  return h("ol", { class: "events", "aria-label": t("events"), reversed: true },
+    [...events].reverse().map((e) => h("li", { class: "event", "data-type": e.type, "data-move-index": e.move_index ?? "" },
+      h("b", { class: "event-type" }, t("event." + e.type)), " ",
+      e.player ? h("span", {}, e.player, ": ") : null,
+      h("span", { class: "detail" }, e.detail),
+      e.cards ? chips(e.cards) : null)));
+}

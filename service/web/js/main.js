@@ -1,0 +1,84 @@
+// The table page: four flows behind a tab bar, in Korean or English, everything kept in localStorage.
+
+import { h } from "./dom.js";
+import { get } from "./api.js";
+import { app } from "./app.js";
+import { setCatalog } from "./cards.js";
+import { load, save } from "./store.js";
+import { WORDS, pickLanguage, setLanguage, language, t } from "./words.js";
+import * as settle from "./settle.js";
+import * as live from "./live.js";
+import * as ledger from "./ledger.js";
+import * as check from "./check.js";
+
+const VIEWS = { settle, live, ledger, check };
+const root = document.getElementById("app");
+
+function route() {
+  const name = location.hash.replace(/^#/, "");
+  return VIEWS[name] ? name : "settle";
+}
+
+function header(current) {
+  return h("header", { class: "top" },
+    h("div", { class: "title-row" },
+      h("h1", {}, t("title")),
+      h("button", {
+        type: "button", class: "lang", "data-key": "lang", lang: language() === "ko" ? "en" : "ko",
+        onclick: () => {
+          const next = language() === "ko" ? "en" : "ko";
+          save("lang", next);
+          setLanguage(next);
+          app.rerender();
+        },
+      }, t("switch_to"))),
+    h("nav", { "aria-label": t("title") },
+      h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
+        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))));
+}
+
+function offlineBanner() {
+  return h("div", { class: "offline", role: "alert" }, t("offline"), " ",
+    h("button", { type: "button", "data-key": "retry", onclick: () => { app.offline = false; VIEWS[route()].retry?.(); app.rerender(); } }, t("retry")));
+}
+
+function render() {
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+  const name = route();
+  document.title = `${t("nav." + name)} · ${t("title")}`;
+  const parts = [header(name), app.offline ? offlineBanner() : null, h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
+  root.replaceChildren(...parts.filter(Boolean));
+  if (focused) {
+    const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+async function start() {
+  setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
+  app.rerender = render;
+  app.go = (name) => {
+    if (location.hash === "#" + name) render();
+    else location.hash = name;
+    window.scrollTo(0, 0);
+  };
+  root.replaceChildren(h("p", { class: "loading" }, t("loading")));
+  try {
+    const [cards, rules] = await Promise.all([get("/v1/cards"), get("/v1/rules")]);
+    setCatalog(cards.cards);
+    app.presets = rules.presets;
+  } catch {
+    root.replaceChildren(h("p", { class: "offline", role: "alert" }, WORDS[language()].offline, " ",
+      h("button", { type: "button", onclick: () => location.reload() }, t("retry"))));
+    return;
+  }
+  window.addEventListener("hashchange", () => { render(); window.scrollTo(0, 0); });
+  window.addEventListener("online", () => { if (app.offline) VIEWS[route()].retry?.(); });
+  await Promise.all(Object.values(VIEWS).map((v) => v.init?.()));
+  render();
+  document.body.dataset.ready = "true"; // the tests wait for this
+  performance.mark("gostop-ready"); // bench/page_load.py reads it
+  for (const v of Object.values(VIEWS)) v.resume?.();
+}
+
+start();

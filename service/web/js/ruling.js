@@ -1,0 +1,94 @@
+// A settlement drawn for the table: who pays whom as a picture (losers -> winner with the amounts), each
+// payment with every rule checked and why (the API's `checks`; its `factors` where an older service has no
+// checks), the winner's combinations, and the service's explanation, in the page's language.
+
+import { h, svg } from "./dom.js";
+import { chips } from "./cards.js";
+import { t, number } from "./words.js";
+
+let pictures = 0;
+
+function money(amount) {
+  return t("money", { n: number(amount) });
+}
+
+// Losers along the bottom, the winner on top, an arrow from each loser with what they pay.
+function picture(settlement, names) {
+  const payments = settlement.payments;
+  const id = "arrow-" + ++pictures;
+  const width = 320;
+  const height = 190;
+  const winner = { x: width / 2, y: 34 };
+  const losers = payments.map((p, i) => ({
+    p,
+    x: payments.length === 1 ? width / 2 : 60 + (i * (width - 120)) / (payments.length - 1),
+    y: height - 30,
+  }));
+  const summary = payments.map((p) => `${names(p.from)} → ${names(p.to)}: ${t("points", { n: p.points })}, ${money(p.amount)}`).join("; ");
+  const node = (x, y, text, cls) => [
+    svg("circle", { cx: x, cy: y, r: 24, class: "node " + cls }),
+    svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-name" }, text),
+  ];
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "picture", role: "img", "aria-label": `${t("picture")}: ${summary}` },
+    svg("defs", {}, svg("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+      svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }))),
+    losers.map(({ p, x, y }) => {
+      // stop the arrow at the winner's circle
+      const dx = winner.x - x, dy = winner.y - y, len = Math.hypot(dx, dy);
+      const ex = winner.x - (dx / len) * 28, ey = winner.y - (dy / len) * 28;
+      const sx = x + (dx / len) * 26, sy = y + (dy / len) * 26;
+      const mx = (sx + ex) / 2, my = (sy + ey) / 2;
+      const side = payments.length === 1 ? 12 : x < winner.x ? -24 : 24;
+      const anchor = payments.length === 1 ? "start" : x < winner.x ? "end" : "start";
+      return svg("g", { class: p.points ? "flow" : "flow zero", "data-from": p.from },
+        svg("line", { x1: sx, y1: sy, x2: ex, y2: ey, "marker-end": `url(#${id})` }),
+        svg("text", { x: mx + side, y: my - 4, "text-anchor": anchor, class: "flow-points" }, t("points", { n: number(p.points) })),
+        svg("text", { x: mx + side, y: my + 14, "text-anchor": anchor, class: "flow-amount" }, money(p.amount)));
+    }),
+    node(winner.x, winner.y, names(settlement.winner), "winner"),
+    losers.map(({ p, x, y }) => node(x, y, names(p.from), "loser")),
+  );
+}
+
+function checkList(payment) {
+  const rows = payment.checks
+    ? payment.checks.map((c) => ({ ...c, source: "checks" }))
+    : payment.factors.map((f) => ({ ...f, applied: true, source: "factors" }));
+  if (!rows.length) return null;
+  return h("ul", { class: "checks", "aria-label": t("checks") },
+    rows.map((c) => h("li", { class: "check " + (c.applied ? "applied" : "not-applied"), "data-rule": c.rule, "data-source": c.source },
+      h("span", { class: "verdict" }, c.applied ? `✓ ${t("applied")} ${t("times", { n: c.factor })}` : `✗ ${t("not_applied")}`),
+      " ", h("b", {}, t("rule." + c.rule)), " ", h("span", { class: "reason" }, c.reason))));
+}
+
+export function headline(settlement, names) {
+  if (settlement.outcome === "nagari") return t("nagari_result");
+  if (settlement.outcome !== "stop") return t("instant_win", { p: names(settlement.winner), o: t("outcome." + settlement.outcome) });
+  return t("wins", { p: names(settlement.winner), s: settlement.score ? settlement.score.total : "?", base: settlement.base_points });
+}
+
+export function rulingView(settlement, names = (x) => x, extra = null) {
+  const items = settlement.score ? settlement.score.items : [];
+  return h("section", { class: "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
+    h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), ": ", headline(settlement, names)),
+    items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
+      h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", chips(i.cards, t("combination." + i.combination))))) : null,
+    settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
+    settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
+      h("h3", {}, t("pays", { from: names(p.from), to: names(p.to) }), " ",
+        h("span", { class: "pts" }, p.points ? t("points", { n: number(p.points) }) : t("pays_nothing")), " ",
+        p.points ? h("span", { class: "amt" }, money(p.amount)) : null),
+      checkList(p),
+      (p.covers || []).map((c) => h("p", { class: "covers" }, t("covers", { p: names(c.player), n: number(c.points) }))))),
+    settlement.explanation && settlement.explanation.length
+      ? h("details", { class: "explanation", open: true }, h("summary", {}, t("explanation")),
+          h("ol", {}, settlement.explanation.map((line) => h("li", {}, line))))
+      : null,
+    extra);
+}
+
+export function problemView(error) {
+  const body = error.body || {};
+  return h("div", { class: "problem", role: "alert", "data-code": body.code || "" },
+    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error));
+}
