@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi bench load clean chromium screenshots
+.PHONY: run test lint openapi messages bench load clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,13 @@ lint: $(VENV)/.installed-dev
 
 openapi: $(VENV)/.installed-dev
 	$(BIN)/python -m service.openapi openapi.yaml
+
+# Re-extract the English sentences into the catalog template and merge it into every language's catalog
+# (a test fails when the template is stale or a catalog lacks a translation). See README "Adding a language".
+messages: $(VENV)/.installed-dev
+	$(BIN)/pybabel extract --no-default-keywords -k N_ -k say -k plural:1,2 --no-location --omit-header \
+	  --sort-output -o service/locale/messages.pot service/sentences.py
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/messages.pot -d service/locale
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine_bench.py

@@ -33,6 +33,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from .i18n import words_for
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -49,6 +51,7 @@ LATENCY = Histogram(
 )
 
 
+_WORDY = ("application/json", "application/problem+json")  # answers whose sentences follow Accept-Language
 _QUIET_LEVELS = {"WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"}
 _MAX_LOGGED_PATH = 1024  # keeps every line far under PIPE_BUF, however long the request line was
 
@@ -126,6 +129,10 @@ class Observed:
             status[0] = code
             headers.append((REQUEST_ID, request_id))
             headers.extend(self.extra_headers(path))
+            if any(name == "Content-Type" and value.startswith(_WORDY) for name, value in headers):
+                # the sentences of a JSON answer are in the language the client asked for (API.md v1.1)
+                lang = words_for(environ.get("HTTP_ACCEPT_LANGUAGE")).lang
+                headers += [("Content-Language", lang), ("Vary", "Accept-Language")]
             return start_response(code, headers, exc_info)
 
         body = self.wsgi_app(environ, start)

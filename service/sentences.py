@@ -117,7 +117,7 @@ RULE_NAMES = {
     "gwangbak": N_("gwangbak"),
     "gobak": N_("gobak"),
     "nagari": N_("nagari carry"),
-    "empty-loser": N_("nothing captured"),
+    "empty-loser": N_("the exemption of a loser who captured nothing"),
 }
 
 # What stole, as "for the ..." of a steal.
@@ -432,6 +432,8 @@ def explanation(w: Words, s: Settlement) -> list[str]:
 def payment_line(w: Words, p: Payment, s: Settlement) -> str:
     if p.points == 0:
         zero = next((c for c in p.checks if c.applied and c.factor == 0), None)
+        if zero is not None and zero.rule == "empty-loser":
+            return check_reason(w, zero, p, s)  # "C captured no card and pays nothing" says it all
         why = check_reason(w, zero, p, s) if zero else w.say(N_("nothing is owed"))
         return w.say(N_("{payer} pays nothing: {why}"), payer=p.payer, why=why)
     parts = [str(s.base_points)] + [f"x{c.factor} ({rule(w, c.rule)})" for c in p.factors if c.factor not in (0, 1)]
@@ -940,11 +942,16 @@ _MOVE_FIELDS = {
 
 
 def place(w: Words, p: Place) -> str:
-    where = w.say(_PLACES[p.kind], player=p.player or "")
+    return w.say(_PLACES[p.kind], player=p.player or "")
+
+
+def seen(w: Words, p: Place) -> str:
+    """Where a card already seen is, and since when (in a replayed log)."""
+    where = place(w, p)
+    if p.kind in ("hand", "shown", "stock"):
+        return where
     if p.move_index is None:
-        return (
-            where if p.kind in ("hand", "shown", "stock") else w.say(N_("{where} (seen since the deal)"), where=where)
-        )
+        return w.say(N_("{where} (seen since the deal)"), where=where)
     return w.say(N_("{where} (seen since move number {number})"), where=where, number=p.move_index + 1)
 
 
@@ -977,7 +984,9 @@ def _words_for_facts(w: Words, params: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = card(w, value) if _is_card(value) else str(value)
         elif key in ("cards", "layout", "flipped", "listed"):
             out[key] = cards(w, value) if value else w.say(N_("none"))
-        elif key in ("place", "first", "seen") and isinstance(value, Place):
+        elif key == "seen" and isinstance(value, Place):
+            out[key] = seen(w, value)
+        elif key in ("place", "first") and isinstance(value, Place):
             out[key] = place(w, value)
         elif key == "month":
             out[key] = month(w, value)

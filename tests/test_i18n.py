@@ -1,0 +1,159 @@
+"""The languages of the answers (API.md v1.1 "Language of the words"): the gettext catalogs are complete and
+agree with the English, the client's Accept-Language picks the language, and no sentence shows an identifier."""
+
+from __future__ import annotations
+
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from service.i18n import LANGUAGES, LOCALE_DIR, Name, negotiate
+from tests.conftest import ROOT
+
+TEMPLATE = LOCALE_DIR / "messages.pot"
+CATALOGS = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"))
+PARTICLES = {"은", "는", "이", "가", "을", "를", "과", "와", "으로", "로", "이에요", "예요"}
+
+
+def _read(path: Path):
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def _placeholders(text: str) -> dict[str, set[str]]:
+    """{name: {format specs}} of a brace-format message."""
+    out: dict[str, set[str]] = {}
+    for _, name, spec, _ in string.Formatter().parse(text):
+        if name is not None:
+            out.setdefault(name, set()).add(spec or "")
+    return out
+
+
+def test_the_template_holds_exactly_the_sentences_of_the_code(tmp_path):
+    """``make messages`` keeps service/locale/messages.pot in step with service/sentences.py."""
+    fresh = tmp_path / "messages.pot"
+    subprocess.run(
+        [
+            Path(sys.executable).parent / "pybabel",
+            "extract",
+            "--no-default-keywords",
+            "-k",
+            "N_",
+            "-k",
+            "say",
+            "-k",
+            "plural:1,2",
+            "--no-location",
+            "--omit-header",
+            "--sort-output",
+            "-o",
+            str(fresh),
+            "service/sentences.py",
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    assert {m.id for m in _read(fresh) if m.id} == {m.id for m in _read(TEMPLATE) if m.id}, "run make messages"
+
+
+def test_there_is_a_korean_catalog_and_every_catalog_is_served():
+    assert "ko" in LANGUAGES and "en" in LANGUAGES
+    assert {p.parent.parent.name for p in CATALOGS} <= set(LANGUAGES)
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=[p.parent.parent.name for p in CATALOGS])
+def test_every_message_is_translated_with_the_same_placeholders(catalog):
+    template = {m.id: m for m in _read(TEMPLATE) if m.id}
+    translated = {m.id: m for m in _read(catalog) if m.id}
+    problems = []
+    for msgid, entry in template.items():
+        got = translated.get(msgid)
+        strings = ([got.string] if isinstance(got.string, str) else list(got.string)) if got else []
+        if got is None or got.fuzzy or not all(strings):
+            problems.append(f"untranslated: {msgid!r}")
+            continue
+        english = msgid if isinstance(msgid, str) else msgid[0]
+        wanted = set(_placeholders(english))
+        for text in strings:
+            found = _placeholders(text)
+            if set(found) - {"n"} != wanted - {"n"}:
+                problems.append(f"placeholders differ: {english!r} -> {text!r}")
+            for name, specs in found.items():
+                if specs - {""} - PARTICLES:
+                    problems.append(f"{name} carries {specs - {''} - PARTICLES} in {text!r}: not a particle")
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("word", "spec", "said"),
+    [
+        ("A", "는", "A는"),  # 에이: a vowel
+        ("A", "은", "A는"),  # either form of the pair asks for the particle; the word picks the form
+        ("L", "이", "L이"),  # 엘
+        ("철수", "가", "철수가"),
+        ("송학 광", "을", "송학 광을"),
+        ("국진", "으로", "국진으로"),
+        ("비", "을", "비를"),
+        ("똥 피", "과", "똥 피와"),
+        ("1", "로", "1로"),  # 일: a final ㄹ takes 로
+        ("3", "으로", "3으로"),  # 삼
+    ],
+)
+def test_korean_particles_fit_the_word_before_them(word, spec, said):
+    assert format(Name(word), spec) == said
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        (None, "en"),
+        ("", "en"),
+        ("ko", "ko"),
+        ("ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7", "ko"),
+        ("en-US, ko;q=0.5", "en"),
+        ("fr, ko;q=0.3, en;q=0.2", "ko"),
+        ("fr, de", "en"),
+        ("*", "en"),
+        ("ko;q=0, en;q=0.1", "en"),
+    ],
+)
+def test_the_clients_q_values_choose_the_language(header, lang):
+    assert negotiate(header) == lang
+
+
+def test_answers_say_their_language_and_vary_by_it(client):
+    body = {"cards": ["jan-bright", "mar-bright", "aug-bright"]}
+    for header, lang in ((None, "en"), ("ko-KR,ko;q=0.9", "ko")):
+        resp = client.post("/v1/score", json=body, headers={"Accept-Language": header} if header else {})
+        assert resp.headers["Content-Language"] == lang
+        assert "Accept-Language" in resp.headers["Vary"]
+    problem = client.post("/v1/score", json={"cards": ["jan-brite"]}, headers={"Accept-Language": "ko"})
+    assert problem.status_code == 422 and problem.headers["Content-Language"] == "ko"
+    assert re.search("[가-힣]", problem.get_json()["detail"]) and problem.get_json()["code"] == "unknown-card"
+
+
+def test_machine_fields_never_change_with_the_language(client):
+    from engine.simulate import simulate
+
+    body = simulate("korean-3p", 11)
+    en = client.post("/v1/replay", json=body).get_json()
+    ko = client.post("/v1/replay", json=body, headers={"Accept-Language": "ko"}).get_json()
+
+    def machine(value):
+        if isinstance(value, dict):
+            return {k: machine(v) for k, v in value.items() if k not in SENTENCE_FIELDS}
+        if isinstance(value, list):
+            return [machine(v) for v in value]
+        return value
+
+    assert machine(en) == machine(ko)
+    assert en["settlement"]["explanation"] != ko["settlement"]["explanation"]
+
+
+SENTENCE_FIELDS = {"detail", "reason", "explanation", "title", "description"}
