@@ -86,7 +86,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         API_VERSION=ENGINE_VERSION,
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX=None,  # the document is served as /openapi.yaml by the meta blueprint
-        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION, "license": {"name": "MIT"}}},
+        API_SPEC_OPTIONS={
+            "info": {"description": DESCRIPTION, "license": {"name": "MIT"}},
+            "servers": [{"url": "/", "description": "this service: the document is served by the API it describes"}],
+        },
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     if config:

@@ -71,6 +71,7 @@ _EXAMPLE = (
 
 
 @blp.route("/metrics", methods=["GET"])
+@blp.doc(operationId="getMetrics")
 @blp.doc(
     responses={
         "200": {

@@ -18,6 +18,10 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
+from engine import CARDS
+
+CARD_IDS = frozenset(card.id for card in CARDS)
+
 View = Callable[..., Any]
 
 
@@ -44,12 +48,33 @@ class JsonBodyParser(FlaskParser):
                 try:
                     body = schema.load(data)
                 except ma.ValidationError as err:
-                    abort(422, messages={"json": err.messages})
+                    # report every fault at once: the shape's, and any card id that is not a card
+                    abort(422, messages={"json": err.messages, "cards": unknown_card_ids(data)})
                 return func(*args, body, **kw)
 
             return wrapper
 
         return decorator
+
+
+# The fields of a request body that hold card ids (a list of them, an id, or, for hands, a map of lists).
+_CARD_FIELDS = {"cards", "captured", "layout", "stock", "hands", "shown", "play", "capture", "draw"}
+_CARD_FIELDS |= {"draw_capture", "shake", "bomb", "bonus", "bonus_flipped"}
+
+
+def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False) -> dict[str, list[str]]:
+    """{field path: ["Not a card id."]} for each string where a card id goes that is not one."""
+    out: dict[str, list[str]] = {}
+    if isinstance(data, dict):
+        for key, value in data.items():
+            inside = f"{path}.{key}" if path else str(key)
+            out.update(unknown_card_ids(value, inside, holds_cards or (key in _CARD_FIELDS and not holds_cards)))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            out.update(unknown_card_ids(value, f"{path}.{i}", holds_cards))
+    elif holds_cards and isinstance(data, str) and data not in CARD_IDS:
+        out[path] = ["Not a card id."]
+    return out
 
 
 class GoStopBlueprint(Blueprint):

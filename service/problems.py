@@ -79,8 +79,8 @@ def handle_http(error: HTTPException) -> Response:
     messages = data.get("messages")
     if status == 422 and messages:
         # webargs nests errors under the location ("json"); the body is the only location we read
-        body = _http_problem(w, 422, "validation-error")
-        return problem(422, {**body, "errors": _flatten(messages.get("json", messages))})
+        errors = {**_flatten(messages.get("json", messages)), **messages.get("cards", {})}
+        return problem(422, {**_http_problem(w, 422, "validation-error"), "errors": errors})
     if status == 400 and messages:
         return problem(400, _http_problem(w, 400, "malformed-json"))
     code = HTTP_CODES.get(status, "bad-request" if status < 500 else "internal-error")

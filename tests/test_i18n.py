@@ -72,7 +72,7 @@ def test_every_message_is_translated_with_the_same_placeholders(catalog):
     template = {m.id: m for m in _read(TEMPLATE) if m.id}
     translated = {m.id: m for m in _read(catalog) if m.id}
     problems = []
-    for msgid, entry in template.items():
+    for msgid in template:
         got = translated.get(msgid)
         strings = ([got.string] if isinstance(got.string, str) else list(got.string)) if got else []
         if got is None or got.fuzzy or not all(strings):
@@ -157,3 +157,77 @@ def test_machine_fields_never_change_with_the_language(client):
 
 
 SENTENCE_FIELDS = {"detail", "reason", "explanation", "title", "description"}
+
+
+# --- no identifier a player would not say ------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+")
+
+
+def _identifiers() -> set[str]:
+    from engine import CARDS, KNOBS, EventType
+    from service.sentences import DETAILS
+
+    names = {c.id for c in CARDS} | set(KNOBS) | {t.value for t in EventType}
+    names |= {code for code, _ in DETAILS} | {why for _, why in DETAILS}
+    names |= {value for knob in KNOBS.values() for value in knob.choices}
+    names |= {"empty-loser", "first-ppuk", "first-ttadak", "in_progress", "sep_animal_as", "go_count", "last_go"}
+    return {n for n in names if "-" in n or "_" in n}
+
+
+IDENTIFIERS = _identifiers()
+
+
+def _sentences(answer):
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            if key in SENTENCE_FIELDS:
+                yield from ([value] if isinstance(value, str) else value)
+            else:
+                yield from _sentences(value)
+    elif isinstance(answer, list):
+        for value in answer:
+            yield from _sentences(value)
+
+
+def assert_spoken(answer, where):
+    for sentence in _sentences(answer):
+        tokens = _TOKEN.findall(sentence)
+        bad = [t for t in tokens if "_" in t or t.lower() in IDENTIFIERS]
+        assert not bad, f"{where}: {bad} in {sentence!r}"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
+    from service.api import examples
+
+    headers = {"Accept-Language": lang}
+    assert_spoken(client.post("/v1/score", json=examples.SCORE_REQUEST, headers=headers).get_json(), "score")
+    for name, body in examples.SETTLE_REQUESTS.items():
+        assert_spoken(client.post("/v1/settle", json=body, headers=headers).get_json(), name)
+    for name, body in examples.REPLAY_REQUESTS.items():
+        assert_spoken(client.post("/v1/replay", json=body, headers=headers).get_json(), name)
+    assert_spoken(client.get("/v1/rules", headers=headers).get_json(), "presets")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("preset", ["korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"])
+def test_no_sentence_of_a_simulated_hand_shows_an_identifier(client, lang, preset):
+    """Every event, settlement, go/stop decision and refusal of simulated hands, in both languages."""
+    from engine.simulate import simulate
+
+    headers = {"Accept-Language": lang}
+    for seed in range(40):
+        body = simulate(preset, seed)
+        answer = client.post("/v1/replay", json=body, headers=headers).get_json()
+        assert_spoken(answer, f"{preset} seed {seed}")
+        calls = [i for i, m in enumerate(body["moves"]) if "call" in m]
+        if calls:  # the decision itself: what a stop pays now, what a go risks
+            cut = client.post("/v1/replay", json={**body, "moves": body["moves"][: calls[0]]}, headers=headers)
+            assert cut.get_json()["next"]["expects"] == "call"
+            assert_spoken(cut.get_json(), f"{preset} seed {seed} at the call")
+        if body["moves"]:  # and a refusal: the first move played by the wrong player
+            wrong = {**body["moves"][0], "player": body["players"][-1]}
+            refused = client.post("/v1/replay", json={**body, "moves": [wrong]}, headers=headers)
+            assert refused.status_code == 422
+            assert_spoken(refused.get_json(), f"{preset} seed {seed} refused")

@@ -13,6 +13,7 @@ blp = Blueprint("cards", __name__, url_prefix="/v1", description="The Hwatu deck
 
 
 @blp.route("/cards", methods=["GET"])
+@blp.doc(operationId="listCards")
 @blp.alt_response(
     200,
     schema=CardsResponse,

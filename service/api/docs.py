@@ -7,7 +7,7 @@ from pathlib import Path
 
 import swagger_ui_bundle
 from flask import Blueprint as FlaskBlueprint
-from flask import Response, current_app, jsonify, send_from_directory
+from flask import Response, current_app, jsonify, redirect, send_from_directory
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 
@@ -22,6 +22,7 @@ _INIT_JS = (STATIC_DIR / "init.js").read_bytes()
 
 
 @blp.route("/healthz", methods=["GET"])
+@blp.doc(operationId="getHealth")
 @blp.alt_response(200, schema=HealthResponse, success=True, description="the service is up", example={"status": "ok"})
 def healthz() -> ResponseReturnValue:
     """Liveness: answers while the process can serve requests."""
@@ -36,14 +37,20 @@ def _openapi_yaml() -> str:
 
 
 @blp.route("/openapi.yaml", methods=["GET"])
-@blp.doc(responses={"200": {"description": "this document", "content": {"application/yaml": {}}}})
+@blp.doc(operationId="getOpenapiDocument")
+@blp.doc(
+    responses={"200": {"description": "this document", "content": {"application/yaml": {"schema": {"type": "string"}}}}}
+)
 def openapi_document() -> ResponseReturnValue:
     """The OpenAPI 3 description of this service (the same as the committed `openapi.yaml`)."""
     return Response(_openapi_yaml(), mimetype="application/yaml")
 
 
 @blp.route("/docs", methods=["GET"])
-@blp.doc(responses={"200": {"description": "an interactive page", "content": {"text/html": {}}}})
+@blp.doc(operationId="getDocsPage")
+@blp.doc(
+    responses={"200": {"description": "an interactive page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+)
 def docs_page() -> ResponseReturnValue:
     """Swagger UI for trying the API from a browser."""
     return Response(_DOCS_HTML, mimetype="text/html")
@@ -51,6 +58,12 @@ def docs_page() -> ResponseReturnValue:
 
 # The page's assets are not part of the API, so they live on a plain Flask blueprint (not in the spec).
 assets = FlaskBlueprint("docs_assets", __name__)
+
+
+@assets.route("/docs/", methods=["GET"])
+def docs_slash() -> ResponseReturnValue:
+    """``/docs/`` is the docs page too."""
+    return redirect("/docs", code=308)
 
 
 @assets.route("/docs/<path:name>", methods=["GET"])

@@ -18,6 +18,7 @@ blp = GoStopBlueprint("hands", __name__, url_prefix="/v1", description="Scoring 
 
 
 @blp.route("/score", methods=["POST"])
+@blp.doc(operationId="scoreCards")
 @blp.arguments(ScoreRequest(), example=examples.SCORE_REQUEST)
 @blp.alt_response(
     200, schema=ScoreResponse, success=True, description="the combination score", example=examples.SCORE_RESPONSE
@@ -32,6 +33,7 @@ def post_score(body: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/settle", methods=["POST"])
+@blp.doc(operationId="settleHand")
 @blp.arguments(SettleRequest(), examples={k: {"value": v} for k, v in examples.SETTLE_REQUESTS.items()})
 @blp.alt_response(
     200,

@@ -28,3 +28,9 @@ def table_page() -> ResponseReturnValue:
 def table_file(name: str) -> ResponseReturnValue:
     """The page's modules, styles and icon (revalidated with an ETag, so a new version shows at once)."""
     return send_from_directory(WEB_DIR, name, max_age=0)
+
+
+@blp.route("/favicon.ico", methods=["GET"])
+def favicon() -> ResponseReturnValue:
+    """The page's icon where browsers look for one first (an SVG: every current browser draws it)."""
+    return send_from_directory(WEB_DIR, "icon.svg", mimetype="image/svg+xml", max_age=86400)

@@ -18,6 +18,7 @@ blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-lo
 
 
 @blp.route("/replay", methods=["POST"])
+@blp.doc(operationId="replayLog")
 @blp.arguments(ReplayRequest(), examples={k: {"value": v} for k, v in examples.REPLAY_REQUESTS.items()})
 @blp.alt_response(
     200,

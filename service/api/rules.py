@@ -18,6 +18,7 @@ blp = Blueprint("rules", __name__, url_prefix="/v1", description="Rule presets a
 
 
 @blp.route("/rules", methods=["GET"])
+@blp.doc(operationId="listPresets")
 @blp.alt_response(
     200, schema=PresetsResponse, success=True, description="the presets", example=presets_json(LANGUAGES["en"])
 )
@@ -27,10 +28,11 @@ def list_presets() -> ResponseReturnValue:
 
 
 @blp.route("/rules/<string:preset>", methods=["GET"])
+@blp.doc(operationId="getPreset")
 @blp.alt_response(
     200, schema=RulesSchema, success=True, description="every knob of the preset", example=PRESETS["korean-2p"].asdict()
 )
-@blp.alt_response(404, description="no preset of that name")
+@blp.alt_response(404, response="NOT_FOUND")
 def get_preset(preset: str) -> ResponseReturnValue:
     """One preset as a `rules` object: its name and every knob's value."""
     rules = PRESETS.get(preset)
