@@ -287,13 +287,14 @@ class Turn:
             seat.flip_turns -= 1
         seat.turns += 1
         stealing: list[EventType] = []
+        # as at the table: a bonus card from hand first, then the shake, then the bonus cards the flips turn up
+        if move.bonus is not None:
+            self._gain_bonus(move.bonus, "hand")
         if self.shown:
             seat.shakes += 1
             table.record(i, seat.id, EventType.SHAKE, cards=list(self.shown))
-        for card in [move.bonus, *self.bonus_gained] if move.bonus else self.bonus_gained:
-            table.capture(seat, [card])
-            table.record(i, seat.id, EventType.BONUS, card=card, source="hand" if card is move.bonus else "stock")
-            table.steal(seat, rules.steal(EventType.BONUS, self.last), EventType.BONUS, i)
+        for card in self.bonus_gained:
+            self._gain_bonus(card, "stock")
 
         layout = table.layout
         took_any = ppuk = ttadak = False
@@ -386,6 +387,13 @@ class Turn:
         for event in stealing:
             table.steal(seat, rules.steal(event, self.last), event, i)
         self.took_any, self.ppuk, self.ttadak = took_any, ppuk, ttadak
+
+    def _gain_bonus(self, card: Card, source: str) -> None:
+        """A bonus card goes to the captures at once and steals (RULES.md 5, 6)."""
+        table, seat, i = self.table, self.seat, self.move_index
+        table.capture(seat, [card])
+        table.record(i, seat.id, EventType.BONUS, card=card, source=source)
+        table.steal(seat, table.rules.steal(EventType.BONUS, self.last), EventType.BONUS, i)
 
     def _take_stack(self, card: Card) -> EventType:
         """``card`` takes the stack of three on its month (RULES.md 5); returns the event, which steals."""

@@ -1,5 +1,7 @@
 """The HTTP contract of API.md: status, content type and body shape of every endpoint and error."""
 
+import re
+
 import pytest
 
 from engine import CARDS, KNOBS, PRESETS
@@ -68,6 +70,16 @@ def test_score_cup_pin_and_overrides(client):
         "sep-animal",
     ]
     assert client.post("/v1/score", json={"cards": cards}).get_json()["sep_animal_as"] == "junk"
+    # RULES.md 3: a pin the rules forbid is refused by /v1/score exactly as by /v1/settle
+    forbidden = {"rules": "chips-2p", "sep_animal_as": "junk"}
+    score = assert_problem(client.post("/v1/score", json={**forbidden, "cards": cards}), 422, "sep-animal-pin")
+    settle_body = {
+        "rules": "chips-2p",
+        "winner": "A",
+        "players": [{"id": "A", "captured": cards, "sep_animal_as": "junk"}, {"id": "B"}],
+    }
+    settle = assert_problem(client.post("/v1/settle", json=settle_body), 422, "sep-animal-pin")
+    assert (score["title"], score["card"]) == (settle["title"], settle["card"]) == ("Invalid hand", "sep-animal")
     pinned = client.post("/v1/score", json={"cards": cards, "sep_animal_as": "animal"}).get_json()
     assert (pinned["sep_animal_as"], pinned["total"]) == ("animal", 0)
     chips = client.post("/v1/score", json={"cards": cards, "rules": {"preset": "chips-2p"}}).get_json()
@@ -222,11 +234,49 @@ def test_body_over_the_limit_is_413(client):
 
 
 def test_unknown_path_is_404_and_wrong_method_is_405(client):
-    assert_problem(client.get("/v2/score"), 404)
+    assert_problem(client.get("/v2/score"), 404, "not-found")
     resp = client.get("/v1/score")
-    assert_problem(resp, 405)
+    assert_problem(resp, 405, "method-not-allowed")
     assert "POST" in resp.headers["Allow"]
-    assert_problem(client.delete("/v1/cards"), 405)
+    assert_problem(client.delete("/v1/cards"), 405, "method-not-allowed")
+    missing = assert_problem(client.get("/v1/rules/korean-9p"), 404, "not-found")
+    assert "korean-9p" in missing["detail"]
+
+
+def test_every_http_problem_has_a_code_in_the_asked_language(client):
+    """API.md v1.1: 404, 405, 411, 413 and 415 carry a ``code`` like every other error, and their words follow
+    Accept-Language."""
+    korean = {"Accept-Language": "ko"}
+    cases = [
+        (client.get("/nowhere", headers=korean), 404, "not-found"),
+        (client.put("/v1/score", headers=korean), 405, "method-not-allowed"),
+        (
+            client.post("/v1/score", data="x" * (65 * 1024), content_type="application/json", headers=korean),
+            413,
+            "body-too-large",
+        ),
+        (client.post("/v1/score", data="{}", content_type="text/plain", headers=korean), 415, "unsupported-media-type"),
+        (client.post("/v1/score", data="{", content_type="application/json", headers=korean), 400, "malformed-json"),
+    ]
+    for resp, status, code in cases:
+        problem = assert_problem(resp, status, code)
+        assert re.search("[가-힣]", problem["title"] + problem["detail"]), problem
+
+
+def test_a_body_with_an_unknown_card_and_a_schema_error_reports_both(client):
+    body = {"players": [{"id": "A", "captured": ["jan-brite"], "go_count": -1}, {"id": "B"}], "winner": "A"}
+    problem = assert_problem(client.post("/v1/settle", json=body), 422, "validation-error")
+    assert set(problem["errors"]) == {"players.0.go_count", "players.0.captured.0"}
+    # alone, an unknown card is the engine's refusal, naming the card
+    alone = {**body, "players": [{"id": "A", "captured": ["jan-brite"]}, {"id": "B"}]}
+    assert assert_problem(client.post("/v1/settle", json=alone), 422, "unknown-card")["card"] == "jan-brite"
+
+
+def test_docs_with_a_slash_and_the_favicon(client):
+    resp = client.get("/docs/")
+    assert resp.status_code == 308 and resp.headers["Location"].endswith("/docs")
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
 
 
 def test_healthz(client):

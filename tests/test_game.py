@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMoveError, replay, resolve
+from engine import GameState, IllegalMoveError, Place, replay, resolve
 from tests.simulated import find_hand
-from tests.words import event, ids, name
+from tests.words import detail, event, ids, name
 
 # 2 players: eight layout cards, one each of months 1, 2, 3, 4, 5, 6, 8, 10.
 BASE = ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2", "oct-ribbon"]
@@ -620,3 +620,83 @@ def _product(factors):
     for f in factors:
         out *= f
     return out
+
+
+# --- RULES.md 5 (v1.1): a shake or a bomb after a bonus card, and a flipped bonus card given as the draw ------
+
+
+def test_rules_5_a_bonus_card_then_a_shake_in_the_same_turn():
+    """``bonus_from_hand: replace``: after the bonus card, the hand card played may be shaken."""
+    shake = ["jul-animal", "jul-ribbon", "jul-junk-1"]
+    r = run([m("A", "jul-junk-1", "nov-junk-1", bonus="bonus-2a", shake=shake)])
+    assert [e.type for e in events(r)] == ["bonus", "shake"]
+    a = seat(r, "A")
+    assert (a.shakes, a.hand_size) == (1, 9)  # 10 - the bonus card + the stock top - the played card
+    assert {c.id for c in a.hand} == {"jul-animal", "jul-ribbon"}  # shown, so known to be in the hand
+
+
+def test_rules_5_a_bonus_card_then_a_bomb_in_the_same_turn():
+    r = run([m("A", bonus="bonus-2a", bomb=["jan-junk-1", "jan-junk-2", "jan-ribbon"], draw="nov-junk-1")])
+    assert [e.type for e in events(r)][:2] == ["bonus", "bomb"]
+    a = seat(r, "A")
+    assert {"bonus-2a", "jan-bright", "jan-junk-1", "jan-junk-2", "jan-ribbon"} <= captured(r, "A")
+    assert (a.bombs, a.flip_turns, a.hand_size) == (1, 2, 10 - 1 + 1 - 3)
+
+
+def test_rules_5_after_an_extra_flip_bonus_card_nothing_can_be_shaken_or_bombed():
+    rules = {"preset": "chips-2p", "bonus_cards": ["bonus-3"]}
+    shake = ["jul-animal", "jul-ribbon", "jul-junk-1"]
+    err = illegal(
+        [m("A", "jul-junk-1", "nov-junk-1", bonus="bonus-3", shake=shake)], "shake-not-allowed", 0, rules=rules
+    )
+    assert err.why == "after-extra-flip"
+    bomb = ["jan-junk-1", "jan-junk-2", "jan-ribbon"]
+    illegal([m("A", bonus="bonus-3", bomb=bomb, draw="nov-junk-1")], "bomb-not-allowed", 0, rules=rules)
+
+
+def _known_deal(a_hand, stock_top):
+    """A full known deal for korean-2p: BASE on the layout, A's hand as given, the stock starting as given."""
+    rules = resolve("korean-2p")
+    rest = [c.id for c in rules.deck if c.id not in {*BASE, *a_hand, *stock_top}]
+    a = [*a_hand, *rest[: 10 - len(a_hand)]]
+    b, stock = rest[10 - len(a_hand) : 20 - len(a_hand)], [*stock_top, *rest[20 - len(a_hand) :]]
+    return {"layout": BASE, "hands": {"A": a, "B": b}, "stock": stock}
+
+
+def test_rules_5_the_stock_top_taken_for_a_bonus_card_counts_for_the_shake():
+    """With the deal known: the bonus card brings the stock top into the hand, and it completes three of July."""
+    deal = _known_deal(["bonus-2a", "jul-animal", "jul-ribbon"], ["jul-junk-1"])
+    state = GameState(["A", "B"], resolve("korean-2p"), deal)
+    shakes = [mv for mv in state.legal_moves() if mv.bonus is not None and mv.shake]
+    assert {frozenset(c.id for c in mv.shake) for mv in shakes} == {
+        frozenset({"jul-animal", "jul-ribbon", "jul-junk-1"})
+    }
+    state.apply(shakes[0])
+    assert [e.type for e in state.events] == ["bonus", "shake"] and seat_of(state, "A").shakes == 1
+
+
+def test_rules_5_a_flipped_bonus_card_given_as_the_draw():
+    """A physical table records the flips as they happen: a bonus card first, then the card under it."""
+    deal = _known_deal(["jan-junk-1"], ["bonus-3", "nov-junk-1"])
+    r = replay(["A", "B"], resolve("korean-2p"), deal, [m("A", "jan-junk-1", "bonus-3")])
+    assert {"bonus-3", "jan-bright", "jan-junk-1"} <= captured(r, "A") and "nov-junk-1" in layout(r)
+    # with the stock unknown, the card under the bonus card must be said: refused, saying how, never "seen"
+    err = illegal([m("A", "jan-junk-1", "bonus-3")], "draw-required", 0)
+    assert err.why == "after-bonus-draw" and "already" not in detail(err)
+    assert "list Bonus card (3 junk) among the bonus cards flipped" in detail(err)
+    r = run([m("A", "jan-junk-1", "nov-junk-1", bonus_flipped=["bonus-3"])])
+    assert {"bonus-3", "jan-bright", "jan-junk-1"} <= captured(r, "A")
+
+
+def test_a_card_already_seen_says_where_and_since_when():
+    played = [m("A", "jan-junk-1", "nov-junk-1"), m("B", "jan-junk-2", "apr-junk-2")]
+    err = illegal([played[0], m("B", "jan-bright", "apr-junk-2")], "card-already-seen", 1)
+    assert err.params["seen"] == Place("captured", "A", None)
+    assert detail(err) == f"{name('jan-bright')} has already been seen: in A's captures (seen since the deal)"
+    err = illegal([*played[:1], m("B", "nov-junk-1", "apr-junk-2")], "card-already-seen", 1)
+    assert err.params["seen"] == Place("layout", None, 0)
+    assert detail(err).endswith("on the layout (seen since move number 1)")
+
+
+def seat_of(state, pid):
+    return next(s for s in state.seats if s.id == pid)

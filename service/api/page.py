@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, send_from_directory
+from flask import Blueprint, Response, send_from_directory
 from flask.typing import ResponseReturnValue
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -30,7 +30,12 @@ def table_file(name: str) -> ResponseReturnValue:
     return send_from_directory(WEB_DIR, name, max_age=0)
 
 
+_ICON = (WEB_DIR / "icon.svg").read_bytes()
+
+
 @blp.route("/favicon.ico", methods=["GET"])
 def favicon() -> ResponseReturnValue:
     """The page's icon where browsers look for one first (an SVG: every current browser draws it)."""
-    return send_from_directory(WEB_DIR, "icon.svg", mimetype="image/svg+xml", max_age=86400)
+    response = Response(_ICON, mimetype="image/svg+xml")
+    response.cache_control.max_age = 86400
+    return response
