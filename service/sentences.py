@@ -122,13 +122,13 @@ RULE_NAMES = {
 
 # What stole, as "for the ..." of a steal.
 STEAL_CAUSES = {
-    "chok": N_("chok"),
-    "ttadak": N_("ttadak"),
-    "sseul": N_("sseul"),
-    "stack-capture": N_("stack capture"),
-    "ja-ppuk": N_("own ppuk taken back"),
-    "bomb": N_("bomb"),
-    "bonus": N_("bonus card"),
+    "chok": N_("the chok"),
+    "ttadak": N_("the ttadak"),
+    "sseul": N_("the sseul"),
+    "stack-capture": N_("the stack capture"),
+    "ja-ppuk": N_("taking back their own ppuk"),
+    "bomb": N_("the bomb"),
+    "bonus": N_("the bonus card"),
 }
 
 OUTCOME_NAMES = {
@@ -302,7 +302,7 @@ def event_detail(w: Words, e: Event) -> str:
         return w.say(N_("{player} flips {card} from the stock and keeps it"), player=p, card=card(w, d["card"]))
     if t is EventType.STEAL:
         return w.say(
-            N_("{player} takes {cards} from {victim} for the {cause}"),
+            N_("{player} takes {cards} from {victim} for {cause}"),
             player=p,
             cards=cards(w, d["cards"]),
             victim=d["from"],

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-EXAMPLES = re.findall(r"```sh\ncurl -s localhost:8000(\S+) .*?-d '(.*?)'\n```\n```json\n(.*?)\n```", README, re.S)
+EXAMPLES = re.findall(r"```sh\n(curl -s localhost:8000(\S+) .*?-d '(.*?)')\n```\n```json\n(.*?)\n```", README, re.S)
 
 
 def _elided(value) -> bool:
@@ -19,13 +19,17 @@ def _elided(value) -> bool:
     return '"..."' in text
 
 
-def test_the_readme_has_curl_examples_for_score_settle_and_replay():
-    assert [path for path, _, _ in EXAMPLES] == ["/v1/score", "/v1/settle", "/v1/replay"]
+def test_the_readme_has_curl_examples_for_score_settle_and_replay_in_both_languages():
+    assert {path for _, path, _, _ in EXAMPLES} == {"/v1/score", "/v1/settle", "/v1/replay"}
+    assert any("Accept-Language: ko" in command for command, _, _, _ in EXAMPLES)
 
 
-@pytest.mark.parametrize(("path", "body", "shown"), EXAMPLES, ids=[p for p, _, _ in EXAMPLES])
-def test_readme_example_answers_are_true(client, path, body, shown):
-    resp = client.post(path, json=json.loads(body))
+@pytest.mark.parametrize(
+    ("command", "path", "body", "shown"), EXAMPLES, ids=[f"{i}{p}" for i, (_, p, _, _) in enumerate(EXAMPLES)]
+)
+def test_readme_example_answers_are_true(client, command, path, body, shown):
+    headers = dict(re.findall(r"-H '([\w-]+): ([^']+)'", command))
+    resp = client.post(path, json=json.loads(body), headers={k: v for k, v in headers.items() if k != "Content-Type"})
     assert resp.status_code == 200, resp.get_json()
     answer = resp.get_json()
     expected = json.loads(shown)
