@@ -13,7 +13,7 @@ Names for people (송학 광, "Pine bright") are not here: they belong to the wo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import reduce
@@ -242,6 +242,18 @@ def by_id(card_id: str) -> Card:
 
 def parse_cards(ids: Iterable[str | Card], *, owner: Place | None = None) -> CardSet:
     """Resolve card ids (or take cards), refusing an unknown id and a card listed twice (CardError)."""
+    items = ids if isinstance(ids, (list, tuple)) else list(ids)
+    try:
+        cards = [item if type(item) is Card else CARD_BY_ID[item] for item in items]  # type: ignore[index]
+    except (KeyError, TypeError):  # an id that is no card (or not even a string): name it below
+        cards = []
+    mask = reduce(or_, map(_BIT, cards), 0)
+    if len(cards) == len(items) and mask.bit_count() == len(items):  # every card found, and none twice
+        return CardSet.from_mask(mask)
+    return _parse_naming_the_fault(items, owner)
+
+
+def _parse_naming_the_fault(ids: Iterable[str | Card], owner: Place | None) -> CardSet:
     mask = 0
     player = owner.player if owner else None
     for item in ids:
@@ -254,23 +266,20 @@ def parse_cards(ids: Iterable[str | Card], *, owner: Place | None = None) -> Car
     return CardSet.from_mask(mask)
 
 
-def disjoint(groups: Sequence[tuple[Place, Iterable[Card]]]) -> list[CardSet]:
+def disjoint(groups: Sequence[tuple[Place, Collection[Card]]]) -> list[CardSet]:
     """Each group as a CardSet, refusing a card found twice (CardError ``duplicate-card`` with both places)."""
     out: list[CardSet] = []
     held = 0
     for _, cards in groups:
-        mask = count = 0
-        for card in cards:
-            mask |= card.bit
-            count += 1
-        if held & mask or mask.bit_count() != count:
+        mask = reduce(or_, map(_BIT, cards), 0)
+        if held & mask or mask.bit_count() != len(cards):  # a card held already, or listed twice in the group
             _name_the_repeat(groups)
         held |= mask
         out.append(CardSet.from_mask(mask))
     return out
 
 
-def _name_the_repeat(groups: Sequence[tuple[Place, Iterable[Card]]]) -> None:
+def _name_the_repeat(groups: Sequence[tuple[Place, Collection[Card]]]) -> None:
     held: dict[int, Place] = {}  # card index -> the place it was first found
     for place, cards in groups:
         for card in cards:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .cards import CARD_BY_ID, MONTH_CARDS, Card, CardSet, Kind, Place, disjoint
+from .cards import BONUS_CARDS, CARD_BY_ID, MONTH_CARDS, Card, CardSet, Kind, Place, disjoint
 from .errors import CardError, GoStopError, IllegalMoveError
 from .rules import RuleSet
 
@@ -60,13 +60,17 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
     )
 
 
-def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
-    """Refuse a deal that cannot be: IllegalMoveError(``bad-deal``, ``move_index`` None) saying why."""
+def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> dict[Place, CardSet]:
+    """Refuse a deal that cannot be: IllegalMoveError(``bad-deal``, ``move_index`` None) saying why.
+
+    Returns the cards of each place of the deal it checked: the layout, each known hand (or the cards shown at
+    the deal from a hidden one) and a known stock.
+    """
     try:
         rules.check_players(list(players))
     except GoStopError as err:
         raise _as_bad_deal(err) from None
-    month_cards = sum(c.kind is not Kind.BONUS for c in deal.layout)
+    month_cards = len(deal.layout) - len(CardSet(deal.layout) & BONUS_CARDS)
     if month_cards != rules.layout_size:
         raise _bad_deal("layout-size", count=month_cards, expected=rules.layout_size)
     groups: list[tuple[Place, Sequence[Card]]] = [(Place("layout"), deal.layout)]
@@ -101,6 +105,7 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
         held = sum(len(cards) for cards in placed)
         if deal.hands is not None and held != len(rules.deck):
             raise _bad_deal("deck-size", count=held, expected=len(rules.deck))
+    return {place: cards for (place, _), cards in zip(groups, placed, strict=True)}
 
 
 def four_of_a_month(cards: CardSet) -> int | None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import Card, CardSet, Kind
+from .cards import Card, CardSet, Kind, Place
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
@@ -47,7 +47,7 @@ class GameState:
         """
         if not isinstance(deal, Deal):
             deal = read_deal(deal)
-        check_deal(deal, players, rules)
+        placed = check_deal(deal, players, rules)
         self.rules = rules
         self.players = tuple(players)
         self.moves: list[Move] = []
@@ -60,19 +60,21 @@ class GameState:
         self._checked: list[tuple[int, str | None]] = [(0, None)] * len(players)  # captures at the last check
 
         if deal.hands is not None:
-            seats = [Seat(pid, CardSet(deal.hands[pid]).mask, 0) for pid in players]
+            seats = [Seat(pid, placed[Place("hand", pid)].mask, 0) for pid in players]
         else:
-            shown = {pid: CardSet(cards).mask for pid, cards in deal.shown.items()}
-            seats = [Seat(pid, shown.get(pid, 0), rules.hand_size - shown.get(pid, 0).bit_count()) for pid in players]
-        seen = CardSet(deal.layout).mask | CardSet(deal.stock or ()).mask
-        for seat in seats:
-            seen |= seat.hand_mask
+            shown = [placed.get(Place("shown", pid), CardSet()) for pid in players]
+            seats = [
+                Seat(pid, cards.mask, rules.hand_size - len(cards)) for pid, cards in zip(players, shown, strict=True)
+            ]
+        seen = 0
+        for cards in placed.values():
+            seen |= cards.mask
         hidden = sum(seat.hidden for seat in seats)
         stock_left = len(deal.stock) if deal.stock is not None else len(rules.deck) - seen.bit_count() - hidden
         self.table = Table(rules, seats, deal.stock, CardSet.from_mask(rules.deck.mask & ~seen), stock_left)
-        self._lay_out(deal.layout)
+        self._lay_out(deal.layout, placed[Place("layout")])
 
-    def _lay_out(self, layout: Sequence[Card]) -> None:
+    def _lay_out(self, layout: Sequence[Card], face_up: CardSet) -> None:
         """Turn the layout face up and see what the deal decides at once (RULES.md 4)."""
         table, rules = self.table, self.rules
         dealer = table.seats[0]
@@ -85,7 +87,7 @@ class GameState:
         for m, cards in enumerate(table.layout):
             if len(cards) == 3:
                 table.stack_maker[m] = None
-        month = four_of_a_month(table.layout_cards())
+        month = four_of_a_month(face_up)
         if month is not None:
             outcome = Outcome(rules.floor_four)
             table.record(None, None, EventType(outcome), reason="floor-four", month=month)

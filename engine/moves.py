@@ -110,15 +110,17 @@ class Move(NamedTuple):
 
     def form_error(self) -> str | None:
         """Why the fields do not make one move of a known form (None when they do), as a message key."""
-        _, play, capture, _, _, shake, bomb, flip, bonus, _, call, cup = self
+        play, capture, shake, bomb, flip, bonus = self.play, self.capture, self.shake, self.bomb, self.flip, self.bonus
+        call, cup = self.call, self.sep_animal_as
         if call is None and cup is None and bonus is None and not bomb and not flip:
             if play is None:  # the common turn: a hand card played, perhaps shaken
                 return "capture-without-play" if capture is not None else "turn-form"
             return None
+        turn_fields = (play, capture, self.draw, self.draw_capture, bonus, self.bonus_flipped)
         if call is not None:
-            return "call-with-more" if self._replace(call=None) != Move(self.player) else None
+            return "call-with-more" if cup is not None or shake or bomb or flip or any(turn_fields) else None
         if self.kind == "declare":
-            return "declare-with-more" if self._replace(sep_animal_as=None) != Move(self.player) else None
+            return "declare-with-more" if shake or any(turn_fields) else None
         if cup is not None:
             return "declare-in-turn"
         if flip:
