@@ -76,3 +76,45 @@ def test_request_examples_give_the_documented_responses(spec, client):
             resp = client.post(path, json=req)
             assert resp.status_code == 200, resp.get_json()
             assert resp.get_json() == expected
+
+
+# The documented examples, worked out by hand from RULES.md (not by the functions that answer them).
+def test_the_examples_show_what_the_rule_book_says(spec):
+    by_path = {path: op for path, _, op in _operations(spec)}
+    (score,) = _examples(by_path["/v1/score"]["responses"]["200"]["content"]["application/json"])
+    assert score["total"] == 3 + 5  # three brights without the rain bright, and godori (RULES.md 2)
+    stop, three = _examples(by_path["/v1/settle"]["responses"]["200"]["content"]["application/json"])
+    # A: 3 brights + godori = 8 points, one go: 8 + 1 = 9 base (RULES.md 7); B holds no bright: gwangbak x2, and
+    # 4 junk units while A scores no junk, so no pibak; stake 100 (RULES.md 8)
+    assert (stop["base_points"], stop["payments"][0]["points"], stop["payments"][0]["amount"]) == (9, 18, 1800)
+    # korean-3p: A scores hongdan (3) and shook once: x2; A scores neither brights nor junk, so no gwangbak or
+    # pibak. B called go and is overtaken: gobak pays-all, B also pays C's share, but C captured nothing and is
+    # exempt (0), so B pays 3 x2 = 6 and C nothing
+    payers = {p["from"]: p for p in three["payments"]}
+    assert (payers["B"]["points"], payers["B"]["covers"], payers["C"]["points"]) == (6, [], 0)
+
+
+@pytest.mark.parametrize(
+    ("schema", "path"),
+    [("ScoreResponse", "/v1/score"), ("SettleResponse", "/v1/settle"), ("ReplayResponse", "/v1/replay")],
+)
+def test_every_answer_has_exactly_the_documented_shape(client, schema, path):
+    """The renderers (service.render) and the documented schemas (service.responses) describe the same
+    shapes: every example and every simulated hand's answer validates, unknown fields refused."""
+    from engine import PRESETS
+    from engine.simulate import simulate
+    from service import responses
+    from service.api import examples
+
+    bodies = {
+        "/v1/score": [examples.SCORE_REQUEST],
+        "/v1/settle": list(examples.SETTLE_REQUESTS.values()),
+        "/v1/replay": [*examples.REPLAY_REQUESTS.values(), *(simulate(p, s) for p in PRESETS for s in range(8))],
+    }[path]
+    if path == "/v1/replay":  # and every go/stop decision and unfinished state of those hands
+        bodies += [{**b, "moves": b["moves"][:n]} for b in bodies[3:] for n in range(0, len(b["moves"]), 3)]
+    validator = getattr(responses, schema)()
+    for lang in ("en", "ko"):
+        for body in bodies:
+            answer = client.post(path, json=body, headers={"Accept-Language": lang}).get_json()
+            assert validator.validate(answer) == {}, body

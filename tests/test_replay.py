@@ -73,7 +73,7 @@ def test_many_more_simulated_hands(preset, monkeypatch):
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_replay_settles_exactly_as_settle_does(client, preset):
     """One settlement path, two doors: /v1/replay's settlement equals /v1/settle's on the final state."""
-    checked = 0
+    applied = set()
     for seed in range(150):
         body = simulate(preset, seed)
         replayed = client.post("/v1/replay", json=body)
@@ -83,8 +83,9 @@ def test_replay_settles_exactly_as_settle_does(client, preset):
         assert settled.status_code == 200, settled.get_json()
         expected = {k: v for k, v in settled.get_json().items() if k not in ("rules", "engine_version")}
         assert replayed.get_json()["settlement"] == expected
-        checked += 1
-    assert checked == 150
+        applied |= {f["rule"] for p in expected["payments"] for f in p["factors"]}
+    # the hands compared were settlements with something to agree on, not only nagari
+    assert applied & {"pibak", "gwangbak", "gobak", "shake", "meongtta", "go"}
 
 
 def test_rules_7_automatic_stop_on_a_last_turn():
