@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .cards import BRIGHTS, RAIN_BRIGHT, Card, CardSet, Place, disjoint
+from .cards import BRIGHTS, RAIN_BRIGHT, Card, CardSet, Place, disjoint, parse_cards
 from .errors import HandError
 from .moves import Outcome
 from .rules import RuleSet
@@ -54,7 +54,7 @@ class PlayerHand(NamedTuple):
     """What one player ended the hand with: captured cards and calls."""
 
     id: str
-    captured: Collection[Card] = ()
+    captured: Collection[Card | str] = ()
     go_count: int = 0
     shakes: int = 0
     bombs: int = 0
@@ -152,7 +152,9 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
     if hand.nagari_streak < 0 or hand.stake < 0:
         raise HandError("negative-count", field="nagari_streak" if hand.nagari_streak < 0 else "stake")
-    held = disjoint([(Place("captured", p.id), p.captured) for p in hand.players])
+    # each pile read as card ids or cards (an unknown id, a card twice in a pile refused), then across piles
+    piles = [parse_cards(p.captured, owner=Place("captured", p.id)) for p in hand.players]
+    held = disjoint([(Place("captured", p.id), pile) for p, pile in zip(hand.players, piles, strict=True)])
     for p, cards in zip(hand.players, held, strict=True):
         rules.check_in_play(cards, owner=Place("captured", p.id))
     try:

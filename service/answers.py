@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import HandResult, Outcome, PlayerHand, parse_cards, replay, resolve, score, settle
+from engine import HandResult, Outcome, PlayerHand, replay, resolve, score, settle
 
 from .i18n import Words
 from .render import echo, replay_json, score_json, settlement_json
@@ -24,7 +24,7 @@ def settle_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
     rules = resolve(body["rules"], players=len(players))
     hand = HandResult(
         players=tuple(
-            PlayerHand(p["id"], parse_cards(p["captured"]), p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
+            PlayerHand(p["id"], p["captured"], p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
             for p in players
         ),
         winner=body["winner"],

@@ -805,6 +805,7 @@ DETAILS = {
     ("unknown-card", "in-place"): N_("{card} ({place}) is not a card"),
     ("unknown-card", "in-move"): N_("{card}, {field} of {player}'s move, is not a card"),
     ("duplicate-card", "listed-twice"): N_("{card} is listed twice ({place})"),
+    ("duplicate-card", "listed-twice-here"): N_("{card} is listed twice"),
     ("duplicate-card", "in-two-places"): N_("{card} is in two places: {first} and {place}"),
     ("bonus-not-in-play", "bonus-not-in-play"): N_("{card} is a bonus card these rules leave out of the deck"),
     # hands
@@ -969,6 +970,8 @@ def problem_detail(w: Words, err: GoStopError) -> str:
         why = "in-move" if "field" in params else "in-place" if "place" in params else why
     if err.code == "card-already-seen" and params.get("this_turn"):
         why = "this-turn"
+    if err.code == "duplicate-card" and why == "listed-twice" and "place" not in params:
+        why = "listed-twice-here"
     message = DETAILS.get((err.code, why)) or DETAILS[(err.code, err.code)]
     return w.say(message, **_words_for_facts(w, params))
 

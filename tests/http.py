@@ -12,6 +12,7 @@ def assert_problem(resp, status, code=None):
     assert {"type", "title", "status", "detail"} <= set(body)
     assert body["status"] == status
     assert "Traceback" not in resp.get_data(as_text=True)
+    assert "?" not in body["detail"], body  # a fact its sentence names was missing (see service.i18n._Facts)
     if code is not None:
         assert body["code"] == code
     return body
