@@ -386,11 +386,11 @@ def explanation(w: Words, s: Settlement) -> list[str]:
     if s.outcome == "nagari":
         first = (
             w.say(
-                N_("Nagari: the cards ran out with no stop, so nobody pays (nagari number {count} in a row)"),
+                N_("Nagari: the hand has no winner, so nobody pays (nagari number {count} in a row)"),
                 count=s.nagari_streak + 1,
             )
             if s.nagari_streak
-            else w.say(N_("Nagari: the cards ran out with no stop, so nobody pays"))
+            else w.say(N_("Nagari: the hand has no winner, so nobody pays"))
         )
         return [first, w.say(N_("The next hand's winner is paid x{carry} for the nagari carry"), carry=s.next_carry)]
     assert s.winner is not None and s.score is not None
@@ -437,6 +437,17 @@ def payment_line(w: Words, p: Payment, s: Settlement) -> str:
         why = check_reason(w, zero, p, s) if zero else w.say(N_("nothing is owed"))
         return w.say(N_("{payer} pays nothing: {why}"), payer=p.payer, why=why)
     parts = [str(s.base_points)] + [f"x{c.factor} ({rule(w, c.rule)})" for c in p.factors if c.factor not in (0, 1)]
+    if len(parts) == 1 and not p.covers:  # nothing multiplies the base: no sum to show
+        if s.stake != 1:
+            return w.say(
+                N_("{payer} pays {payee} {points} points ({amount} at a stake of {stake} a point)"),
+                payer=p.payer,
+                payee=p.payee,
+                points=p.points,
+                amount=p.amount,
+                stake=s.stake,
+            )
+        return w.say(N_("{payer} pays {payee} {points} points"), payer=p.payer, payee=p.payee, points=p.points)
     own = s.base_points
     for c in p.factors:
         own *= c.factor
@@ -476,6 +487,8 @@ def check_reason(w: Words, c: Check, p: Payment, s: Settlement) -> str:
 
 
 def _go(w: Words, f: Mapping[str, Any], winner: str, loser: str, applied: bool) -> str:
+    if not f["go_count"]:
+        return w.say(N_("{winner} did not call go"), winner=winner)
     if applied:
         return w.plural(
             "{winner} called go {n} time, more than three: the payout doubles",
@@ -652,7 +665,14 @@ def if_go_reason(w: Words, player: str, go_count: int, gobak: str) -> str:
             go_count,
             player=player,
         )
-    if gobak in ("pays-all", "pays-all-double"):
+    if gobak == "pays-all-double":
+        return w.plural(
+            "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
+            "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
+            go_count,
+            player=player,
+        )
+    if gobak == "pays-all":
         return w.plural(
             "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
             "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
