@@ -42,6 +42,48 @@ def test_engine_imports_nothing_from_the_web_side_and_does_no_io():
                 assert path.name == "simulate.py", f"{path.name} calls {node.func.id}"  # the CLI may print
 
 
+def _imports(package: str) -> dict[str, set[tuple[str, str]]]:
+    """{module: {(imported module, imported name)}} of a package's own modules, relative or absolute."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for path in (ROOT / package).rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        found = out.setdefault(module, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = module.split(".")[: len(module.split(".")) - node.level + (path.name == "__init__.py")]
+                    source = ".".join([*base, node.module] if node.module else base)
+                else:
+                    source = node.module or ""
+                found |= {(source, alias.name) for alias in node.names}
+    return out
+
+
+def test_no_module_imports_a_private_name_of_another():
+    for package in ("engine", "service"):
+        for module, names in _imports(package).items():
+            private = {(src, name) for src, name in names if name.startswith("_") and name != "__version__"}
+            assert not private, f"{module} imports {private}"
+
+
+def test_the_engine_has_no_import_cycle_and_a_turn_never_imports_the_game():
+    graph = {m: {src for src, _ in names if src.startswith("engine.")} for m, names in _imports("engine").items()}
+    graph = {m: deps - {"engine"} for m, deps in graph.items() if m != "engine"}
+    assert "engine.game" not in graph["engine.turn"] and "engine.game" not in graph["engine.table"]
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import cycle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in graph.get(module, ()):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+
+
 def _dockerfile():
     parser = DockerfileParser(path=str(ROOT / "Dockerfile"))
     return parser
