@@ -590,6 +590,25 @@ def test_check_a_log_with_an_illegal_move(table, tmp_path):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_check_explains_a_log_it_cannot_read(table):
+    t = table
+    t.refusals_expected = True
+    t.open("check")
+    # the check page is not drawn like a rule's row of a ruling (the two once shared a class name)
+    assert t.page.locator("main > section").evaluate("e => getComputedStyle(e).borderLeftStyle") == "none"
+    # the service's answer says "the list shows each bad field": the page shows that list
+    t.page.fill("#log-text", json.dumps({"rules": "korean-2p"}))
+    t.click('[data-key="check-run"]')
+    missing = t.page.locator(".problem .field-errors li")
+    missing.first.wait_for()
+    assert {li.get_attribute("data-field") for li in missing.all()} >= {"players", "deal"}
+    # JSON that is not a log at all is told in words, without asking the service
+    t.page.fill("#log-text", "null")
+    t.click('[data-key="check-run"]')
+    assert re.search("[가-힣]", t.page.locator('.verdict[data-verdict="not-a-log"]').inner_text())
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_sentences_come_in_korean(table):
     t = table
     t.refusals_expected = True

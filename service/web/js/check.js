@@ -27,10 +27,16 @@ export function setLog(log) {
 
 async function run() {
   let log;
+  let refused = null;
   try {
     log = JSON.parse(state.text);
+    // a log is one JSON object: anything else is told here, in words, rather than as a schema error
+    if (!log || typeof log !== "object" || Array.isArray(log)) refused = { notLog: true };
   } catch (error) {
-    state.result = { notJson: String(error.message || error) };
+    refused = { notJson: String(error.message || error) };
+  }
+  if (refused) {
+    state.result = refused;
     store();
     app.rerender();
     return;
@@ -56,6 +62,7 @@ function verdict() {
   const r = state.result;
   if (!r) return null;
   if (r.notJson) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-json" }, t("not_json", { why: r.notJson }));
+  if (r.notLog) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-a-log" }, t("not_a_log"));
   const moves = Array.isArray(r.log && r.log.moves) ? r.log.moves.filter((m) => m && typeof m === "object") : [];
   if (r.problem) {
     const p = r.problem;
@@ -85,7 +92,7 @@ export function view() {
     store();
     await run();
   };
-  return h("section", { class: "check" },
+  return h("section", { class: "check-log" },
     h("h2", {}, t("check_title")),
     h("label", { class: "field", for: "log-text" }, h("span", { class: "field-label" }, t("check_prompt"))),
     h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => { state.text = e.target.value; store(); } }, state.text),

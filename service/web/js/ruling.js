@@ -87,8 +87,18 @@ export function rulingView(settlement, names = (x) => x, extra = null) {
     extra);
 }
 
+// Field path -> messages of a request the service could not read, flattened: "deal.layout: ...".
+function fieldErrors(errors, path = []) {
+  if (Array.isArray(errors)) return [[path.join("."), errors.join(" ")]];
+  if (!errors || typeof errors !== "object") return [[path.join("."), String(errors)]];
+  return Object.entries(errors).flatMap(([key, value]) => fieldErrors(value, [...path, key]));
+}
+
 export function problemView(error) {
   const body = error.body || {};
+  const fields = body.errors ? fieldErrors(body.errors) : [];
   return h("div", { class: "problem", role: "alert", "data-code": body.code || "" },
-    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error));
+    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error),
+    fields.length ? h("ul", { class: "field-errors" }, fields.map(([path, why]) => h("li", { "data-field": path },
+      path && path !== "_schema" ? [h("code", {}, path), ": "] : null, why))) : null);
 }

@@ -130,7 +130,7 @@ export const WORDS = {
     carry: "나가리 {n}판 뒤: 이번 판은 배로 계산됩니다",
     // check
     check_title: "기록 확인",
-    check_prompt: "/v1/replay에 보내는 기록(JSON)을 붙여넣거나 파일을 여세요",
+    check_prompt: "실시간 기록에서 저장한 기록 파일을 열거나, 기록(JSON)을 붙여넣으세요",
     check_file: "파일 열기",
     check_btn: "확인",
     load_live: "실시간 기록 가져오기",
@@ -140,6 +140,7 @@ export const WORDS = {
     verdict_bad: "{n}번째 수에서 틀렸습니다",
     verdict_bad_deal: "패를 나눈 것이 맞지 않습니다",
     not_json: "JSON 형식이 아닙니다: {why}",
+    not_a_log: "기록은 {로 시작하는 JSON 객체 하나입니다 (규칙, 사람, 패 돌리기, 수)",
     download_name: "고스톱-기록.json",
   },
   en: {
@@ -267,7 +268,7 @@ export const WORDS = {
     all_square: "Nobody owes anything",
     carry: "After {n} nagari: this hand counts double",
     check_title: "Check a logged hand",
-    check_prompt: "Paste a log (the JSON that /v1/replay takes) or open a file",
+    check_prompt: "Open a log saved from the live game, or paste one (JSON)",
     check_file: "Open a file",
     check_btn: "Check",
     load_live: "Take the live game's log",
@@ -277,6 +278,7 @@ export const WORDS = {
     verdict_bad: "Illegal at move {n}",
     verdict_bad_deal: "The deal cannot be",
     not_json: "This is not JSON: {why}",
+    not_a_log: "a log is one JSON object, starting with { (rules, players, deal, moves)",
     download_name: "gostop-log.json",
   },
 };
