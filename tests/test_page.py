@@ -312,11 +312,38 @@ def test_settle_a_3p_hand_with_gobak(table):
     assert pay_b.get_attribute("data-points") == "6" and pay_b.get_attribute("data-amount") == "600"
     assert pay_c.get_attribute("data-points") == "0"
     assert pay_b.locator('.check.applied[data-rule="gobak"]').count() == 1
+    # pays-all multiplies nothing: B's row says it applies and C's that C pays nothing, never "x1" or "x0"
+    verdict_b = pay_b.locator('.check[data-rule="gobak"] .verdict').inner_text()
+    verdict_c = pay_c.locator('.check[data-rule="gobak"] .verdict').inner_text()
+    assert "×" not in verdict_b + verdict_c
+    assert verdict_c == {"ko": "내지 않음", "en": "pays nothing"}[t.lang]
     assert c in pay_b.locator(".covers").inner_text()
     assert t.page.locator(f'svg.picture .flow.zero[data-from="{c}"]').count() == 1
     assert ("고박" if t.lang == "ko" else "gobak") in pay_b.inner_text()
     t.shot("settle-3p")
     assert t.axe() == []
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_settle_picture_fits_long_names(table):
+    t = table
+    t.open("settle")
+    t.page.select_option('[data-key="players"]', "3")
+    t.page.wait_for_selector("#seat-tab-2")
+    long = "김수한무거북이와두루미삼천갑자"  # names may be up to 20 characters
+    t.page.fill('[data-key="name-2"]', long)
+    t.page.press('[data-key="name-2"]', "Tab")
+    _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    t.click('[data-key="submit"]')
+    t.page.wait_for_selector(".ruling")
+    # every name under a circle stays inside the picture; the full name is in its label and in the rows
+    boxes = t.page.eval_on_selector_all(
+        "svg.picture .node-name", "els => els.map(e => { const b = e.getBBox(); return [b.x, b.x + b.width]; })"
+    )
+    width = float(t.page.locator("svg.picture").get_attribute("viewBox").split()[2])
+    assert len(boxes) == 3 and all(0 <= left and right <= width for left, right in boxes), boxes
+    assert long in t.page.locator("svg.picture").get_attribute("aria-label")
+    assert t.page.locator(f'.payment[data-from="{long}"]').count() == 1
 
 
 # --- flow 2: follow a live game ------------------------------------------------------------------------
