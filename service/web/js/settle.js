@@ -9,7 +9,7 @@ import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
-import { t } from "./words.js";
+import { t, number } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
@@ -172,7 +172,8 @@ function rulesPanel() {
   const fresh = state.captured.every((ids) => !ids.length) && !state.result;
   return h("details", { class: "panel rules", open: state.rulesOpen ?? fresh },
     // a person's own toggle wins over the default (clicked before the details toggles itself)
-    h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } }, t("rules"), ": ", t("preset." + state.preset)),
+    h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } },
+      t("rules"), ": ", t("preset." + state.preset), h("small", { class: "summary-more" }, " · ", players().join(", "), " · ", t("stake_short", { n: number(state.stake) }))),
     field(t("players_label"), select("players", [[2, t("players_n", { n: 2 })], [3, t("players_n", { n: 3 })]], state.count, async (v) => {
       state.count = Number(v);
       state.winner = state.winner !== null && state.winner >= state.count ? 0 : state.winner;
@@ -239,7 +240,7 @@ function seatTabs() {
     changed();
   };
   return h("section", { class: "panel seats" },
-    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_of", { p: "" }), onkeydown: (e) => {
+    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_by_seat"), onkeydown: (e) => {
       // the tab pattern: arrow keys move between the players' tabs
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (!step) return;
