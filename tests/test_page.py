@@ -533,6 +533,28 @@ def test_live_game_keeps_what_was_entered_while_the_service_is_unreachable(table
     assert _moves_shown(t) == 4
 
 
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
+    t = table
+    names = t.names[:2]
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    move = _named(LIVE_LOG["moves"][0], names)
+    _card(t, move["play"])
+    t.click(f'[data-choice="{move["capture"]}"]')
+    _card(t, move["bonus_flipped"][0])
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        t.page.locator(f'.entry [data-card="{move["draw"]}"]').dblclick()
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    t.page.wait_for_timeout(300)  # a second replay, had the second tap made one, would be in by now
+    # the second tap is not B's played card: B's turn starts afresh
+    assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
+    assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
+
+
 # --- flow 3: an evening's ledger -----------------------------------------------------------------------
 
 

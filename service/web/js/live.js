@@ -16,6 +16,11 @@ import { t, number } from "./words.js";
 
 const LAYOUT_SIZE = { 2: 8, 3: 6 };
 let state = null;
+// A replay is on its way: taps wait for it, so a double tap on the flipped card cannot become the next
+// player's card before the service has even answered.
+let busy = false;
+// Set by an entry: the next render brings the turn's panel into view (a step can shrink the page under it).
+let reveal = false;
 
 function fresh() {
   return {
@@ -83,9 +88,17 @@ async function accept(result, moves) {
 }
 
 async function submit(move) {
+  if (busy) return;
+  busy = true;
+  document.querySelector(".entry")?.setAttribute("aria-busy", "true");
   state.draft = {};
   const moves = [...state.moves, move];
-  const result = await replay(moves);
+  let result;
+  try {
+    result = await replay(moves);
+  } finally {
+    busy = false;
+  }
   if (result.offline) {
     state.moves = moves; // kept: checked when the service is back
     state.pending += 1;
@@ -116,6 +129,8 @@ export async function retry() {
 }
 
 async function undo() {
+  if (busy) return;
+  reveal = true;
   if (Object.keys(state.draft).length) {
     state.draft = {};
   } else if (state.error && state.error.move) {
@@ -123,7 +138,13 @@ async function undo() {
   } else if (state.moves.length) {
     const moves = state.moves.slice(0, -1);
     state.pending = Math.max(0, state.pending - 1);
-    const result = await replay(moves);
+    busy = true;
+    let result;
+    try {
+      result = await replay(moves);
+    } finally {
+      busy = false;
+    }
     state.moves = moves;
     if (result.answer) {
       state.answer = result.answer;
@@ -200,6 +221,7 @@ function step() {
 }
 
 function tapCard(id) {
+  if (busy) return;
   const d = state.draft;
   const s = step();
   const card = CARD[id];
