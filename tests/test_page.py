@@ -555,6 +555,22 @@ def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
 
 
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_game_after_a_nagari_in_the_ledger_counts_double(table):
+    """RULES.md 8, 9: the nagari carry of the ledger reaches a live game of the same players."""
+    t = table
+    t.open("ledger")
+    nagari = {"outcome": "nagari", "winner": None, "score": None, "base_points": 0, "payments": [], "instant": []}
+    ledger = {"players": t.names[:2], "preset": "korean-2p", "stake": 100, "hands": [nagari]}
+    t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
+    t.reload()
+    assert t.page.locator(".ledger-table tbody tr").count() == 1
+    _play_until(t, lambda m: m.get("call") == "go")
+    # 7 points x2 for B's shake = 14 without the carry (test_follow_a_live_game's log), x2 after a nagari
+    stop_now = t.page.locator(".if-stop-payment")
+    assert stop_now.get_attribute("data-points") == "28" and stop_now.get_attribute("data-amount") == "2800"
+
+
 # --- flow 3: an evening's ledger -----------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import { h, field } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
-import { addHand } from "./ledger.js";
+import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
@@ -29,6 +29,7 @@ function fresh() {
     names: t("default_names").slice(0, 3),
     preset: "korean-2p",
     stake: 100,
+    nagari_streak: null, // null: the ledger's carry when the ledger has these players
     layout: [],
     moves: [],
     pending: 0,
@@ -51,8 +52,18 @@ export function init() {
 const players = () => state.names.slice(0, state.count);
 const knobs = () => app.knobs[state.preset] || {};
 
+// The nagari hands just before this one: as entered, else the ledger's carry when it is these players' ledger.
+function carry() {
+  if (state.nagari_streak !== null && state.nagari_streak !== undefined) return state.nagari_streak;
+  const ctx = ledgerContext();
+  return ctx.players && ctx.players.join("\n") === players().join("\n") ? ctx.nagari_streak : 0;
+}
+
 export function logOf() {
-  return { rules: state.preset, players: players(), deal: { layout: state.layout }, moves: state.moves, stake: state.stake };
+  return {
+    rules: state.preset, players: players(), deal: { layout: state.layout }, moves: state.moves,
+    nagari_streak: carry(), stake: state.stake,
+  };
 }
 
 // Replay the log (plus one new move); the answer replaces the state only when the service accepts it.
@@ -163,6 +174,7 @@ async function undo() {
 
 async function startGame() {
   await reach(() => presetKnobs(state.preset));
+  state.nagari_streak = carry();
   const result = await replay([]);
   if (result.answer) {
     state.answer = result.answer;
@@ -287,7 +299,11 @@ function setupView() {
         changed();
       })),
       field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, value: state.stake, "data-key": "live-stake", onchange: (e) => { state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); changed(); } })),
-      players().map((name, seat) => field(t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(); } })))),
+      players().map((name, seat) => field(seat === 0 ? t("name_first", { n: seat + 1 }) : t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(); } }))),
+      field(t("nagari_before"), h("input", { type: "number", inputmode: "numeric", min: 0, max: 20, value: carry(), "data-key": "live-nagari", onchange: (e) => {
+        state.nagari_streak = Math.max(0, Math.min(20, Math.floor(Number(e.target.value) || 0)));
+        changed();
+      } }))),
     h("p", { class: "prompt", "aria-live": "polite" }, t("layout_prompt", { n: regular, total })),
     h("p", { class: "hint" }, t("layout_bonus")),
     deckGrid(deck, t("layout"), (id) => ({ pressed: state.layout.includes(id), key: "deal" }), (id) => {
@@ -412,6 +428,7 @@ function playView() {
   return h("section", { class: "live play" },
     h("p", { class: "stock" }, t("stock_left", { n: answer.stock_left })),
     scoreboard(),
+    state.nagari_streak ? h("p", { class: "carry" }, t("carry", { n: state.nagari_streak })) : null,
     h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(answer.layout, t("layout"))),
     answer.status === "finished" ? finishedPanel() : entryPanel(),
     refused ? h("div", { class: "problem refused", role: "alert", "data-code": refused.code || "", "data-move-index": refused.move_index },
