@@ -423,6 +423,9 @@ def test_follow_a_live_game(table):
             t.click('[data-key="undo"]')
             t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
             _enter(t, moves[4])
+        if i == 8:
+            # what the last turn caused is said above the prompt, where the person entering is looking
+            assert t.page.locator('.turn-head .just [data-type="ppuk"]').inner_text() == {"ko": "뻑", "en": "ppuk"}[t.lang]
         if i == 9:
             # a reload in the middle loses nothing
             before = t.page.locator(".scoreboard").inner_text()
@@ -533,6 +536,45 @@ def test_live_game_keeps_what_was_entered_while_the_service_is_unreachable(table
     assert _moves_shown(t) == 4
 
 
+def _in_sight(t: Table, selector: str) -> bool:
+    """The element is inside the viewport and not under the sticky header."""
+    return t.page.evaluate(
+        """(selector) => {
+            const r = document.querySelector(selector).getBoundingClientRect();
+            const top = document.querySelector('.top').getBoundingClientRect().bottom;
+            return r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1;
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_keeps_the_turn_in_sight_on_a_phone(table):
+    t = table
+    names = t.names[:2]
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')  # at the foot of a long grid of cards
+    t.page.wait_for_selector("#turn-prompt")
+    assert _in_sight(t, "#turn-prompt")
+    for i, move in enumerate(LIVE_LOG["moves"]):
+        if move.get("call"):
+            # the decision replaces the grid: the page shrinks under the finger, and go and stop must be in sight
+            assert _in_sight(t, '[data-key="call-go"]') and _in_sight(t, ".if-stop")
+            break
+        if i == 10:
+            # a card low in the grid: what to tap next is still said where the person is looking
+            _card(t, _named(move, names)["play"])
+            assert _step_now(t) == "draw" and _in_sight(t, "#turn-prompt")
+            _card(t, move["draw"])
+        else:
+            _enter(t, _named(move, names))
+        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+    else:
+        pytest.fail("the log has no call")
+
+
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     t = table
@@ -553,6 +595,58 @@ def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     # the second tap is not B's played card: B's turn starts afresh
     assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
     assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_flip_only_turn_after_a_bomb(table):
+    """RULES.md 5: a bomb leaves flip turns, used at any later turn (bomb_flip_timing any) instead of a card."""
+    t = table
+    a, b = t.names[:2]
+    t.open("live")
+    for card in ["jan-bright", "feb-junk-1", "mar-junk-1", "apr-junk-1", "may-junk-1", "jun-junk-1", "jul-junk-1"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-card="aug-junk-1"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    assert t.page.locator('[data-key="flip-only"]').count() == 0  # no bomb yet
+    t.click('[data-key="bomb"]')
+    for card in ("jan-ribbon", "jan-junk-1", "jan-junk-2"):
+        _card(t, card)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        _card(t, "sep-junk-1")
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    _card(t, "oct-junk-1")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        _card(t, "oct-junk-2")
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 2")
+    # A still holds hand cards and may use a flip turn instead
+    t.click('[data-key="flip-only"]')
+    assert _step_now(t) == "draw"
+    body = _sent(t, "/v1/replay", lambda: _card(t, "nov-junk-1"))
+    assert body["moves"][-1] == {"player": a, "flip": True, "draw": "nov-junk-1"}
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 3")
+    assert b in t.page.locator("#turn-prompt").inner_text()
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_game_by_keyboard_keeps_the_focus_in_the_turn(table):
+    t = table
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.page.locator(f'[data-card="{card}"]').focus()
+        t.page.keyboard.press("Enter")
+    t.page.locator('[data-key="live-start"]').focus()
+    t.page.keyboard.press("Enter")
+    t.page.wait_for_selector("#turn-prompt")
+    # the card played is out of play at once: the focus goes to the prompt, not back to the top of the page
+    t.page.locator('.entry [data-card="jun-ribbon"]').focus()
+    t.page.keyboard.press("Enter")
+    assert t.page.evaluate("document.activeElement.id") == "turn-prompt"
+    t.page.keyboard.press("Tab")
+    assert t.page.evaluate("!!document.activeElement.closest('.entry')")
+    while t.page.evaluate("!document.activeElement.dataset.choice"):
+        t.page.keyboard.press("Tab")
+    assert t.page.evaluate("document.activeElement.dataset.choice") in ("jun-animal", "jun-junk-2")
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)

@@ -118,6 +118,7 @@ async function submit(move) {
   } else {
     await accept(result, moves);
   }
+  reveal = true;
   store();
   app.rerender();
 }
@@ -180,6 +181,7 @@ async function startGame() {
     state.answer = result.answer;
     state.phase = "play";
     state.error = null;
+    reveal = "top";
   } else if (result.problem) state.error = result.problem;
   store();
   app.rerender();
@@ -215,7 +217,7 @@ function step() {
   const next = state.answer.next;
   const d = state.draft;
   if (next.expects === "call") return "call";
-  if (next.expects !== "flip") {
+  if (next.expects !== "flip" && d.mode !== "flip") {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
     if (d.mode === "shake" && !d.play) return "shake_play";
     if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
@@ -255,6 +257,7 @@ function tapCard(id) {
     d.draw_capture = id;
   }
   state.error = null;
+  reveal = true;
   finishIfDone();
 }
 
@@ -266,7 +269,7 @@ function finishIfDone() {
   }
   const d = state.draft;
   const move = { player: state.answer.next.player };
-  if (state.answer.next.expects === "flip") move.flip = true;
+  if (state.answer.next.expects === "flip" || d.mode === "flip") move.flip = true;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
@@ -313,12 +316,12 @@ function setupView() {
       changed();
     }),
     state.error ? problemView({ body: state.error }) : null,
-    h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start")));
+    h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start"), regular === total ? null : ` (${regular}/${total})`));
 }
 
 function scoreboard() {
   const answer = state.answer;
-  return h("section", { class: "scoreboard", "aria-label": t("score_of", { n: "" }) },
+  return h("section", { class: "scoreboard", "aria-label": t("scoreboard") },
     answer.players.map((p) => {
       const c = countsOf(p.captured);
       const isNext = answer.next && answer.next.player === p.id;
@@ -328,7 +331,7 @@ function scoreboard() {
           p.shakes ? h("span", { class: "badge" }, `${t("rule.shake")} ${p.shakes}`) : null,
           p.bombs ? h("span", { class: "badge" }, `${t("rule.bomb")} ${p.bombs}`) : null,
           p.ppuk_count ? h("span", { class: "badge" }, `${t("event.ppuk")} ${p.ppuk_count}`) : null),
-        h("p", { class: "counts" }, t("counts", c)),
+        h("p", { class: "counts" }, t("counts", c), answer.status === "finished" ? null : ` · ${t("hand_size", { n: p.hand_size ?? "?" })}`),
         chips(p.captured, t("captured_of", { p: p.id })),
         p.hand && p.hand.length ? h("p", { class: "known-hand", "data-known-hand": p.hand.join(" ") }, t("hand_known"), ": ", chips(p.hand)) : null);
     }));
@@ -342,12 +345,18 @@ function prompt(s, who) {
     shake_play: "turn_shake_play",
     bomb: "turn_bomb",
     capture: "turn_capture",
-    draw: state.answer.next.expects === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
+    draw: state.answer.next.expects === "flip" || d.mode === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
     draw_capture: "turn_draw_capture",
     call: "turn_call",
   };
   const card = s === "capture" ? cardName(d.play) : s === "draw_capture" ? cardName(d.draw) : "";
   return t(keys[s], { p: who, card });
+}
+
+// The multipliers a payment carries, in a few words: "피박 ×2 · 흔들기 ×2".
+function factorsOf(payment) {
+  const rows = payment.checks ? payment.checks.filter((c) => c.applied) : payment.factors || [];
+  return rows.filter((c) => c.factor !== 1).map((c) => (c.factor ? `${t("rule." + c.rule)} ×${c.factor}` : `${t("rule." + c.rule)}: ${t("pays_nothing")}`)).join(" · ");
 }
 
 function callPanel(next) {
@@ -359,10 +368,12 @@ function callPanel(next) {
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "call-go", onclick: () => submit({ player: next.player, call: "go" }) }, t("go_btn")),
       h("button", { type: "button", class: "primary", "data-key": "call-stop", onclick: () => submit({ player: next.player, call: "stop" }) }, t("stop_btn"))),
-    h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player })),
     stop ? h("div", { class: "if-stop", "data-source": next.if_stop ? "if_stop" : "probe" }, h("h3", {}, t("if_stop")),
       stop.payments.map((p) => h("p", { class: "if-stop-payment", "data-from": p.from, "data-points": p.points, "data-amount": p.amount },
-        t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })))) : null);
+        h("b", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })),
+        factorsOf(p) ? h("small", { class: "factors" }, " (", factorsOf(p), ")") : null))) : null,
+    h("div", { class: "if-go-box" }, h("h3", {}, t("if_go_title")),
+      h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player }))));
 }
 
 function entryPanel() {
@@ -376,6 +387,10 @@ function entryPanel() {
   const d = state.draft;
   const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.bonus && !d.mode;
   const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.bonus && !d.mode;
+  // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
+  const mover = answer.players.find((p) => p.id === next.player);
+  const canFlip = next.expects === "play" && mover && mover.flip_turns > 0 && !d.play && !d.bonus && !d.mode;
+  const drafted = Object.keys(d).length > 0;
   let picker = null;
   if (s === "call") picker = callPanel(next);
   else if (s === "capture" || s === "draw_capture") {
@@ -399,12 +414,55 @@ function entryPanel() {
       pressed: s === "shake" || s === "bomb" ? (d[s] || []).includes(id) : undefined,
     }), tapCard);
   }
+  const mode = (name) => () => { d.mode = name; store(); app.rerender(); };
   return h("section", { class: "entry", "aria-labelledby": "turn-prompt" },
-    h("p", { class: "prompt", id: "turn-prompt", "data-step": s, "aria-live": "polite" }, prompt(s, next.player)),
-    h("div", { class: "actions" },
-      canShake ? h("button", { type: "button", "data-key": "shake", onclick: () => { d.mode = "shake"; store(); app.rerender(); } }, t("shake_btn")) : null,
-      canBomb ? h("button", { type: "button", "data-key": "bomb", onclick: () => { d.mode = "bomb"; store(); app.rerender(); } }, t("bomb_btn")) : null),
+    // stays in sight under the header while the grid scrolls; the prompt takes the focus when the tapped
+    // card goes away
+    h("div", { class: "turn-head" }, justHappened(),
+      h("p", { class: "prompt", id: "turn-prompt", "data-step": s, "aria-live": "polite", tabindex: -1, "data-focus-fallback": "" }, prompt(s, next.player))),
+    canShake || canBomb || canFlip || drafted ? h("div", { class: "actions" },
+      canShake ? h("button", { type: "button", "data-key": "shake", onclick: mode("shake") }, t("shake_btn")) : null,
+      canBomb ? h("button", { type: "button", "data-key": "bomb", onclick: mode("bomb") }, t("bomb_btn")) : null,
+      canFlip ? h("button", { type: "button", "data-key": "flip-only", onclick: mode("flip") }, t("flip_btn", { n: mover.flip_turns })) : null,
+      drafted ? h("button", { type: "button", "data-key": "cancel-turn", onclick: () => { state.draft = {}; store(); app.rerender(); } }, t("cancel")) : null) : null,
     picker);
+}
+
+// The turn just entered, in words, with what it caused (ppuk, chok, a steal ...): the table checks it at
+// once, above the prompt (the sentences are in the history below).
+function justHappened() {
+  const last = state.moves.length - state.pending - 1;
+  if (last < 0 || !state.moves[last]) return null;
+  const events = state.answer.events.filter((e) => e.move_index === last);
+  return h("p", { class: "just", role: "status", "data-move-index": last },
+    t("just_now"), " ", describeMove(state.moves[last]),
+    events.map((e) => [" · ", h("b", { "data-type": e.type }, t("event." + e.type))]));
+}
+
+// After an entry the turn's panel (or a refusal) must be in sight: a step can shrink the page under the finger.
+export function afterRender() {
+  if (!reveal || state.phase !== "play") return;
+  const how = reveal;
+  reveal = false;
+  if (how === "top") {
+    window.scrollTo(0, 0);
+    return;
+  }
+  const header = document.querySelector(".top");
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  const refused = document.querySelector(".live .refused");
+  if (refused) {
+    const r = refused.getBoundingClientRect();
+    if (r.top < top || r.bottom > innerHeight) refused.scrollIntoView({ block: "start" });
+    return;
+  }
+  const panel = document.querySelector(".live .entry, .live .finished");
+  if (!panel) return;
+  const r = panel.getBoundingClientRect();
+  // the turn's head sticks under the header, so the entry panel needs only to be in sight; the ruling at the
+  // end is read from its top
+  const hidden = panel.classList.contains("finished") ? r.top < top : r.bottom < top + 160;
+  if (hidden || r.top > innerHeight - 160) panel.scrollIntoView({ block: "start" });
 }
 
 function finishedPanel() {
@@ -418,7 +476,7 @@ function finishedPanel() {
           app.rerender();
         } }, t("add_to_ledger")),
     state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null);
-  return h("div", { class: "finished" }, h("p", { class: "prompt" }, t("game_over")), rulingView(answer.settlement, (x) => x, extra));
+  return h("div", { class: "finished" }, justHappened(), h("p", { class: "prompt" }, t("game_over")), rulingView(answer.settlement, (x) => x, extra));
 }
 
 function playView() {
@@ -430,10 +488,10 @@ function playView() {
     scoreboard(),
     state.nagari_streak ? h("p", { class: "carry" }, t("carry", { n: state.nagari_streak })) : null,
     h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(answer.layout, t("layout"))),
-    answer.status === "finished" ? finishedPanel() : entryPanel(),
     refused ? h("div", { class: "problem refused", role: "alert", "data-code": refused.code || "", "data-move-index": refused.move_index },
       h("strong", {}, t("bad_move", { n: refused.move_index + 1 })), ": ", describeMove(refused.move), h("br"), refused.detail) : null,
     state.error && !refused && !bad ? problemView({ body: state.error }) : null,
+    answer.status === "finished" ? finishedPanel() : entryPanel(),
     answer.instant_payments.length ? h("section", { class: "instant" }, h("h3", {}, t("instant_payments")),
       h("ul", {}, answer.instant_payments.map((p) => h("li", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: p.points }), " · ", p.reason)))) : null,
     h("div", { class: "actions" },
@@ -441,7 +499,7 @@ function playView() {
       h("button", { type: "button", "data-key": "export", onclick: exportLog }, t("export")),
       h("button", { type: "button", "data-key": "to-check", onclick: () => { setLog(logOf()); app.go("check"); } }, t("to_check")),
       h("button", { type: "button", "data-key": "new-game", onclick: () => {
-        if (!window.confirm(t("confirm_new"))) return;
+        if (answer.status !== "finished" && !window.confirm(t("confirm_new"))) return;
         const keep = { count: state.count, names: state.names, preset: state.preset, stake: state.stake };
         state = { ...fresh(), ...keep };
         store();

@@ -48,10 +48,15 @@ function render() {
   document.title = `${t("nav." + name)} · ${t("title")}`;
   const parts = [header(name), app.offline ? offlineBanner() : null, h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
   root.replaceChildren(...parts.filter(Boolean));
+  // what sticks under the header (the live game's prompt) and what the page scrolls to must clear it
+  document.documentElement.style.setProperty("--top-h", `${root.querySelector(".top").offsetHeight}px`);
   if (focused) {
     const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+    // the control just used can be gone (a card played is no longer in play): the view says where focus goes
+    const target = again && !again.disabled ? again : root.querySelector("[data-focus-fallback]");
+    target?.focus({ preventScroll: true });
   }
+  VIEWS[name].afterRender?.();
 }
 
 async function start() {
