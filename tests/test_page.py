@@ -341,7 +341,7 @@ def test_settle_picture_fits_long_names(table):
         "svg.picture .node-name", "els => els.map(e => { const b = e.getBBox(); return [b.x, b.x + b.width]; })"
     )
     width = float(t.page.locator("svg.picture").get_attribute("viewBox").split()[2])
-    assert len(boxes) == 3 and all(0 <= left and right <= width for left, right in boxes), boxes
+    assert len(boxes) == 3 and all(left >= 0 and right <= width for left, right in boxes), boxes
     assert long in t.page.locator("svg.picture").get_attribute("aria-label")
     assert t.page.locator(f'.payment[data-from="{long}"]').count() == 1
 
@@ -425,7 +425,8 @@ def test_follow_a_live_game(table):
             _enter(t, moves[4])
         if i == 8:
             # what the last turn caused is said above the prompt, where the person entering is looking
-            assert t.page.locator('.turn-head .just [data-type="ppuk"]').inner_text() == {"ko": "뻑", "en": "ppuk"}[t.lang]
+            ppuk = t.page.locator('.turn-head .just [data-type="ppuk"]').inner_text()
+            assert ppuk == {"ko": "뻑", "en": "ppuk"}[t.lang]
         if i == 9:
             # a reload in the middle loses nothing
             before = t.page.locator(".scoreboard").inner_text()
