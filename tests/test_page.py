@@ -180,9 +180,8 @@ class Table:
 @pytest.fixture(params=LANGS)
 def table(request, browser, server):
     lang = request.param
-    context = browser.new_context(
-        viewport=PHONE, locale=lang, extra_http_headers={"Accept-Language": lang}, accept_downloads=True
-    )
+    # the browser's language only: the page must ask the service in its own language (Accept-Language)
+    context = browser.new_context(viewport=PHONE, locale=lang, accept_downloads=True)
     context.add_init_script(CSP_WATCH)
     context.set_default_timeout(10_000)
     tab = Table(context, server, lang)
@@ -780,6 +779,29 @@ def test_sentences_come_in_korean(table):
     reason = t.page.locator(".verdict .reason")
     reason.wait_for()
     assert re.search("[가-힣]", reason.inner_text())
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_switching_language_asks_again_for_what_is_on_the_page(table):
+    t = table
+    t.open("settle")
+    _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _seat(t, 1)
+    _tap(t, "nov-bright")
+    body = _sent(t, "/v1/settle", lambda: t.click('[data-key="submit"]'))
+    t.page.wait_for_selector(".ruling")
+
+    def ask(lang: str) -> list[str]:
+        answer = requests.post(t.base + "/v1/settle", json=body, headers={"Accept-Language": lang}, timeout=5)
+        return answer.json()["explanation"]
+
+    assert t.page.locator(".explanation li").all_inner_texts() == ask("ko")
+    t.click('[data-key="lang"]')
+    # the ruling is not left half Korean on an English page
+    t.page.wait_for_function(
+        "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("en")[0]
+    )
+    assert t.page.locator(".explanation li").all_inner_texts() == ask("en")
 
 
 # --- the page as a whole -------------------------------------------------------------------------------

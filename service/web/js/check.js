@@ -25,7 +25,7 @@ export function setLog(log) {
   store();
 }
 
-async function run() {
+async function run(quiet = false) {
   let log;
   let refused = null;
   try {
@@ -51,7 +51,12 @@ async function run() {
   }
   store();
   app.rerender();
-  document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+  if (!quiet) document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+}
+
+// The verdict on the page, again in the page's new language.
+export function relanguage() {
+  if (state.result && (state.result.answer || state.result.problem)) run(true);
 }
 
 export function retry() {
@@ -97,7 +102,7 @@ export function view() {
     h("label", { class: "field", for: "log-text" }, h("span", { class: "field-label" }, t("check_prompt"))),
     h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => { state.text = e.target.value; store(); } }, state.text),
     h("div", { class: "actions" },
-      h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: run }, t("check_btn")),
+      h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: () => run() }, t("check_btn")),
       h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json", "data-key": "log-file", onchange: openFile })),
       h("button", { type: "button", "data-key": "load-live", onclick: () => {
         setLog(logOf());

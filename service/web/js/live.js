@@ -140,6 +140,17 @@ export async function retry() {
   app.rerender();
 }
 
+// The game's sentences (events, rulings, the go/stop reasons), again in the page's new language.
+export async function relanguage() {
+  if (state.phase !== "play" || state.pending || busy) return;
+  const result = await replay(state.moves);
+  if (!result.answer) return;
+  state.answer = result.answer;
+  await probeStop();
+  store();
+  app.rerender();
+}
+
 async function undo() {
   if (busy) return;
   reveal = true;

@@ -30,6 +30,8 @@ function header(current) {
           save("lang", next);
           setLanguage(next);
           app.rerender();
+          // the service's sentences already on the page are asked for again in the new language
+          for (const v of Object.values(VIEWS)) v.relanguage?.();
         },
       }, t("switch_to"))),
     h("nav", { "aria-label": t("title") },

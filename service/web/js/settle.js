@@ -138,6 +138,21 @@ async function submit() {
   }
 }
 
+// The ruling on the page, again in the page's new language (the same request: the same ruling).
+export async function relanguage() {
+  if (!state.result) return;
+  try {
+    const answer = await reach(() => post("/v1/settle", state.result.request));
+    if (!answer) return;
+    state.result = { ...state.result, settlement: answer };
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    return;
+  }
+  store();
+  app.rerender();
+}
+
 function toLedger() {
   const result = state.result;
   const outcome = addHand({
