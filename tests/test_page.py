@@ -345,6 +345,23 @@ def test_settle_picture_fits_long_names(table):
     assert t.page.locator(f'.payment[data-from="{long}"]').count() == 1
 
 
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_settle_while_the_service_is_unreachable(table):
+    t = table
+    t.offline_expected = True
+    t.open("settle")
+    _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    t.context.set_offline(True)
+    t.click('[data-key="submit"]')  # at the foot of the page
+    # the person who tapped is told where they are looking, not at the top of a long page
+    t.page.locator(".offline").wait_for()
+    assert _in_sight(t, ".offline")
+    t.context.set_offline(False)
+    # back online, the ruling asked for comes by itself
+    t.page.wait_for_selector(".ruling")
+    assert t.page.locator(".offline").count() == 0
+
+
 # --- flow 2: follow a live game ------------------------------------------------------------------------
 
 
@@ -537,11 +554,12 @@ def test_live_game_keeps_what_was_entered_while_the_service_is_unreachable(table
 
 
 def _in_sight(t: Table, selector: str) -> bool:
-    """The element is inside the viewport and not under the sticky header."""
+    """The element is inside the viewport and not under the sticky header (or in it)."""
     return t.page.evaluate(
         """(selector) => {
-            const r = document.querySelector(selector).getBoundingClientRect();
-            const top = document.querySelector('.top').getBoundingClientRect().bottom;
+            const el = document.querySelector(selector);
+            const r = el.getBoundingClientRect();
+            const top = el.closest('.top') ? 0 : document.querySelector('.top').getBoundingClientRect().bottom;
             return r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1;
         }""",
         selector,

@@ -36,7 +36,9 @@ function header(current) {
       }, t("switch_to"))),
     h("nav", { "aria-label": t("title") },
       h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
-        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))));
+        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
+    // in the sticky header, so it is in sight wherever the person was when the service could not be reached
+    app.offline ? offlineBanner() : null);
 }
 
 function offlineBanner() {
@@ -48,7 +50,7 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const name = route();
   document.title = `${t("nav." + name)} · ${t("title")}`;
-  const parts = [header(name), app.offline ? offlineBanner() : null, h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
+  const parts = [header(name), h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
   root.replaceChildren(...parts.filter(Boolean));
   // what sticks under the header (the live game's prompt) and what the page scrolls to must clear it
   document.documentElement.style.setProperty("--top-h", `${root.querySelector(".top").offsetHeight}px`);

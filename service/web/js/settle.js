@@ -64,6 +64,7 @@ export async function init() {
 
 export function retry() {
   if (!Object.keys(state.knobs).length) usePreset(state.preset).then(() => { store(); app.rerender(); });
+  else if (state.waiting) submit();
 }
 
 // Called by the ledger: a new hand for the ledger's players, rules and stake, the nagari carry filled in.
@@ -77,6 +78,7 @@ export async function startFromLedger(ctx) {
 }
 
 function changed() {
+  state.waiting = false;
   state.result = null;
   state.error = null;
   state.added = null;
@@ -123,7 +125,12 @@ async function submit() {
   try {
     const body = request();
     const answer = await reach(() => post("/v1/settle", body));
-    if (!answer) return;
+    // unreachable: asked again by itself when the connection is back (retry)
+    state.waiting = !answer;
+    if (!answer) {
+      store();
+      return;
+    }
     state.result = { settlement: answer, request: body };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
