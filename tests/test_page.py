@@ -647,6 +647,32 @@ def test_live_flip_only_turn_after_a_bomb(table):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_shake_after_a_bonus_card_from_hand(table):
+    """RULES.md 5: under bonus_from_hand replace, the hand card played after a bonus card may be shaken."""
+    t = table
+    a, b = t.names[:2]
+    layout = ["jan-bright", "may-junk-1", "feb-junk-2", "mar-junk-2", "sep-ribbon", "jul-animal", "sep-junk-2"]
+    moves = [
+        {"player": a, "play": "feb-ribbon", "draw": "feb-junk-1"},
+        {"player": b, "play": "oct-ribbon", "draw": "nov-bright"},
+        {"player": a, "play": "jul-ribbon", "draw": "feb-animal"},
+        {"player": b, "bonus": "bonus-3", "shake": ["jun-animal", "jun-ribbon", "jun-junk-1"], "play": "jun-animal"},
+    ]
+    t.open("live")
+    for card in [*layout, "may-junk-2"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    for i, move in enumerate(moves[:3]):
+        _enter(t, move)
+        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+    _enter(t, moves[3])
+    body = _sent(t, "/v1/replay", lambda: _card(t, "jan-ribbon"))
+    assert body["moves"][-1] == {**moves[3], "draw": "jan-ribbon"}
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_live_game_by_keyboard_keeps_the_focus_in_the_turn(table):
     t = table
     t.open("live")

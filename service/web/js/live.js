@@ -396,8 +396,10 @@ function entryPanel() {
   }
   const s = step();
   const d = state.draft;
-  const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.bonus && !d.mode;
-  const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.bonus && !d.mode;
+  // RULES.md 5: under bonus_from_hand replace, the card played after a bonus card may be shaken or bombed
+  const afterBonus = !d.bonus || knobs().bonus_from_hand === "replace";
+  const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.mode && afterBonus;
+  const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.mode && afterBonus;
   // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
   const mover = answer.players.find((p) => p.id === next.player);
   const canFlip = next.expects === "play" && mover && mover.flip_turns > 0 && !d.play && !d.bonus && !d.mode;
