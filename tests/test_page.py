@@ -673,6 +673,30 @@ def test_live_shake_after_a_bonus_card_from_hand(table):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_chongtong_at_the_deal(table):
+    """RULES.md 4: a player dealt four cards of one month shows them and wins at once (chongtong_points)."""
+    t = table
+    a, b = t.names[:2]
+    t.open("live")
+    layout = ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2"]
+    for card in [*layout, "oct-ribbon"]:
+        t.click(f'[data-card="{card}"]')
+    t.page.select_option('[data-key="chongtong-seat"]', "1")
+    t.page.select_option('[data-key="chongtong-month"]', "11")
+    body = _sent(t, "/v1/replay", lambda: t.click('[data-key="live-start"]'))
+    assert body["deal"]["shown"] == {b: ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]}
+    ruling = t.page.locator('.finished .ruling[data-outcome="chongtong"]')
+    ruling.wait_for()
+    # korean-2p pays 10 points for a chongtong, at the stake of 100
+    payment = ruling.locator(f'.payment[data-from="{a}"]')
+    assert payment.get_attribute("data-points") == "10" and payment.get_attribute("data-amount") == "1000"
+    assert "총통" in ruling.locator("h2").inner_text()
+    t.click('[data-key="live-ledger"]')
+    t.open("ledger")
+    assert t.page.locator(f'[data-total="{b}"]').inner_text() == "+1,000"
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_live_game_by_keyboard_keeps_the_focus_in_the_turn(table):
     t = table
     t.open("live")

@@ -6,7 +6,7 @@
 import { h, field } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
-import { CARD, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
+import { CARD, CARDS, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { rulingView, problemView } from "./ruling.js";
@@ -31,6 +31,7 @@ function fresh() {
     stake: 100,
     nagari_streak: null, // null: the ledger's carry when the ledger has these players
     layout: [],
+    chongtong: { seat: -1, month: 1 }, // a player dealt four of a month shows them (RULES.md 4)
     moves: [],
     pending: 0,
     draft: {},
@@ -59,11 +60,17 @@ function carry() {
   return ctx.players && ctx.players.join("\n") === players().join("\n") ? ctx.nagari_streak : 0;
 }
 
+// The four cards of a chongtong shown at the deal, by the player's name ({} when nobody has one).
+function shown() {
+  const { seat, month } = state.chongtong || { seat: -1 };
+  if (seat < 0 || seat >= state.count) return {};
+  return { [players()[seat]]: CARDS.filter((c) => c.month === month).map((c) => c.id) };
+}
+
 export function logOf() {
-  return {
-    rules: state.preset, players: players(), deal: { layout: state.layout }, moves: state.moves,
-    nagari_streak: carry(), stake: state.stake,
-  };
+  const deal = { layout: state.layout };
+  if (Object.keys(shown()).length) deal.shown = shown();
+  return { rules: state.preset, players: players(), deal, moves: state.moves, nagari_streak: carry(), stake: state.stake };
 }
 
 // Replay the log (plus one new move); the answer replaces the state only when the service accepts it.
@@ -326,8 +333,24 @@ function setupView() {
       else if (regular < total || CARD[id].kind === "bonus") state.layout.push(id);
       changed();
     }),
+    chongtongPanel(select, changed),
     state.error ? problemView({ body: state.error }) : null,
     h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start"), regular === total ? null : ` (${regular}/${total})`));
+}
+
+// A player dealt four cards of one month shows them: the hand is over at once when the rules pay a chongtong.
+function chongtongPanel(select, changed) {
+  const ct = state.chongtong || (state.chongtong = { seat: -1, month: 1 });
+  const months = t("months");
+  return h("fieldset", { class: "panel chongtong" }, h("legend", {}, t("chongtong_label")),
+    field(t("chongtong_who"), select("chongtong-seat", [[-1, t("chongtong_nobody")], ...players().map((name, seat) => [seat, name])], ct.seat, (v) => {
+      ct.seat = Number(v);
+      changed();
+    })),
+    ct.seat >= 0 ? field(t("chongtong_month"), select("chongtong-month", months.slice(1).map((name, i) => [i + 1, `${t("month_n", { n: i + 1 })} ${name}`]), ct.month, (v) => {
+      ct.month = Number(v);
+      changed();
+    })) : null);
 }
 
 function scoreboard() {
