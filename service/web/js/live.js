@@ -355,7 +355,8 @@ function chongtongPanel(select, changed) {
 
 function scoreboard() {
   const answer = state.answer;
-  return h("section", { class: "scoreboard", "aria-label": t("scoreboard") },
+  return h("section", { class: "scoreboard", "aria-labelledby": "scoreboard-title" },
+    h("h2", { class: "sr", id: "scoreboard-title" }, t("scoreboard")),
     answer.players.map((p) => {
       const c = countsOf(p.captured);
       const isNext = answer.next && answer.next.player === p.id;
@@ -505,7 +506,7 @@ function finishedPanel() {
   const answer = state.answer;
   const extra = h("div", { class: "actions" },
     state.added && state.added.ok
-      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }))
+      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
       : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
           state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
           store();

@@ -304,7 +304,7 @@ export function view() {
   if (state.result) {
     ledgerPart = h("div", { class: "actions" },
       state.added && state.added.ok
-        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }))
+        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
         : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
       state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null,
       h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
