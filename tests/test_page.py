@@ -261,6 +261,7 @@ def test_settle_a_2p_hand_with_pibak_and_gwangbak(table):
     assert [p["points"] for p in answer["payments"]] == [44]
     shown = t.page.locator(".explanation li").all_inner_texts()
     assert shown == answer["explanation"]
+    payment.evaluate("e => e.scrollIntoView({block: 'start'})")  # the README shows the rules checked
     t.shot("settle")
     assert t.axe() == []
 
@@ -770,6 +771,10 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     t.open("ledger")
     rows = t.page.locator(".ledger-table tbody tr")
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["stop", "nagari", "stop"]
+    # why hand 3 costs 1,600 for 8 points: the row says what doubled it
+    carried = {"ko": "나가리 ×2", "en": "nagari carry ×2"}[t.lang]
+    assert rows.nth(2).locator(".multipliers").inner_text() == carried
+    assert rows.nth(0).locator(".multipliers").count() == 0
     assert t.page.locator(f'[data-total="{a}"]').inner_text() == "−800"
     assert t.page.locator(f'[data-total="{b}"]').inner_text() == "+800"
     transfer = t.page.locator(".transfers li")
