@@ -367,7 +367,7 @@ function scoreboard() {
           p.bombs ? h("span", { class: "badge" }, `${t("rule.bomb")} ${p.bombs}`) : null,
           p.ppuk_count ? h("span", { class: "badge" }, `${t("event.ppuk")} ${p.ppuk_count}`) : null),
         h("p", { class: "counts" }, t("counts", c), answer.status === "finished" ? null : ` · ${t("hand_size", { n: p.hand_size ?? "?" })}`),
-        chips(p.captured, t("captured_of", { p: p.id })),
+        p.captured.length ? chips(p.captured, t("captured_of", { p: p.id })) : null,
         p.hand && p.hand.length ? h("p", { class: "known-hand", "data-known-hand": p.hand.join(" ") }, t("hand_known"), ": ", chips(p.hand)) : null);
     }));
 }
