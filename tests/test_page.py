@@ -180,9 +180,8 @@ class Table:
 @pytest.fixture(params=LANGS)
 def table(request, browser, server):
     lang = request.param
-    context = browser.new_context(
-        viewport=PHONE, locale=lang, extra_http_headers={"Accept-Language": lang}, accept_downloads=True
-    )
+    # the browser's language only: the page must ask the service in its own language (Accept-Language)
+    context = browser.new_context(viewport=PHONE, locale=lang, accept_downloads=True)
     context.add_init_script(CSP_WATCH)
     context.set_default_timeout(10_000)
     tab = Table(context, server, lang)
@@ -262,6 +261,7 @@ def test_settle_a_2p_hand_with_pibak_and_gwangbak(table):
     assert [p["points"] for p in answer["payments"]] == [44]
     shown = t.page.locator(".explanation li").all_inner_texts()
     assert shown == answer["explanation"]
+    payment.evaluate("e => e.scrollIntoView({block: 'start'})")  # the README shows the rules checked
     t.shot("settle")
     assert t.axe() == []
 
@@ -312,11 +312,55 @@ def test_settle_a_3p_hand_with_gobak(table):
     assert pay_b.get_attribute("data-points") == "6" and pay_b.get_attribute("data-amount") == "600"
     assert pay_c.get_attribute("data-points") == "0"
     assert pay_b.locator('.check.applied[data-rule="gobak"]').count() == 1
+    # pays-all multiplies nothing: B's row says it applies and C's that C pays nothing, never "x1" or "x0"
+    verdict_b = pay_b.locator('.check[data-rule="gobak"] .verdict').inner_text()
+    verdict_c = pay_c.locator('.check[data-rule="gobak"] .verdict').inner_text()
+    assert "×" not in verdict_b + verdict_c
+    assert verdict_c == {"ko": "내지 않음", "en": "pays nothing"}[t.lang]
     assert c in pay_b.locator(".covers").inner_text()
     assert t.page.locator(f'svg.picture .flow.zero[data-from="{c}"]').count() == 1
     assert ("고박" if t.lang == "ko" else "gobak") in pay_b.inner_text()
     t.shot("settle-3p")
     assert t.axe() == []
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_settle_picture_fits_long_names(table):
+    t = table
+    t.open("settle")
+    t.page.select_option('[data-key="players"]', "3")
+    t.page.wait_for_selector("#seat-tab-2")
+    long = "김수한무거북이와두루미삼천갑자"  # names may be up to 20 characters
+    t.page.fill('[data-key="name-2"]', long)
+    t.page.press('[data-key="name-2"]', "Tab")
+    _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    t.click('[data-key="submit"]')
+    t.page.wait_for_selector(".ruling")
+    # every name under a circle stays inside the picture; the full name is in its label and in the rows
+    boxes = t.page.eval_on_selector_all(
+        "svg.picture .node-name", "els => els.map(e => { const b = e.getBBox(); return [b.x, b.x + b.width]; })"
+    )
+    width = float(t.page.locator("svg.picture").get_attribute("viewBox").split()[2])
+    assert len(boxes) == 3 and all(left >= 0 and right <= width for left, right in boxes), boxes
+    assert long in t.page.locator("svg.picture").get_attribute("aria-label")
+    assert t.page.locator(f'.payment[data-from="{long}"]').count() == 1
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_settle_while_the_service_is_unreachable(table):
+    t = table
+    t.offline_expected = True
+    t.open("settle")
+    _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    t.context.set_offline(True)
+    t.click('[data-key="submit"]')  # at the foot of the page
+    # the person who tapped is told where they are looking, not at the top of a long page
+    t.page.locator(".offline").wait_for()
+    assert _in_sight(t, ".offline")
+    t.context.set_offline(False)
+    # back online, the ruling asked for comes by itself
+    t.page.wait_for_selector(".ruling")
+    assert t.page.locator(".offline").count() == 0
 
 
 # --- flow 2: follow a live game ------------------------------------------------------------------------
@@ -396,6 +440,10 @@ def test_follow_a_live_game(table):
             t.click('[data-key="undo"]')
             t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
             _enter(t, moves[4])
+        if i == 8:
+            # what the last turn caused is said above the prompt, where the person entering is looking
+            ppuk = t.page.locator('.turn-head .just [data-type="ppuk"]').inner_text()
+            assert ppuk == {"ko": "뻑", "en": "ppuk"}[t.lang]
         if i == 9:
             # a reload in the middle loses nothing
             before = t.page.locator(".scoreboard").inner_text()
@@ -506,6 +554,186 @@ def test_live_game_keeps_what_was_entered_while_the_service_is_unreachable(table
     assert _moves_shown(t) == 4
 
 
+def _in_sight(t: Table, selector: str) -> bool:
+    """The element is inside the viewport and not under the sticky header (or in it)."""
+    return t.page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            const r = el.getBoundingClientRect();
+            const top = el.closest('.top') ? 0 : document.querySelector('.top').getBoundingClientRect().bottom;
+            return r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1;
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_keeps_the_turn_in_sight_on_a_phone(table):
+    t = table
+    names = t.names[:2]
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')  # at the foot of a long grid of cards
+    t.page.wait_for_selector("#turn-prompt")
+    assert _in_sight(t, "#turn-prompt")
+    for i, move in enumerate(LIVE_LOG["moves"]):
+        if move.get("call"):
+            # the decision replaces the grid: the page shrinks under the finger, and go and stop must be in sight
+            assert _in_sight(t, '[data-key="call-go"]') and _in_sight(t, ".if-stop")
+            break
+        if i == 10:
+            # a card low in the grid: what to tap next is still said where the person is looking
+            _card(t, _named(move, names)["play"])
+            assert _step_now(t) == "draw" and _in_sight(t, "#turn-prompt")
+            _card(t, move["draw"])
+        else:
+            _enter(t, _named(move, names))
+        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+    else:
+        pytest.fail("the log has no call")
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
+    t = table
+    names = t.names[:2]
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    move = _named(LIVE_LOG["moves"][0], names)
+    _card(t, move["play"])
+    t.click(f'[data-choice="{move["capture"]}"]')
+    _card(t, move["bonus_flipped"][0])
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        t.page.locator(f'.entry [data-card="{move["draw"]}"]').dblclick()
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    t.page.wait_for_timeout(300)  # a second replay, had the second tap made one, would be in by now
+    # the second tap is not B's played card: B's turn starts afresh
+    assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
+    assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_flip_only_turn_after_a_bomb(table):
+    """RULES.md 5: a bomb leaves flip turns, used at any later turn (bomb_flip_timing any) instead of a card."""
+    t = table
+    a, b = t.names[:2]
+    t.open("live")
+    for card in ["jan-bright", "feb-junk-1", "mar-junk-1", "apr-junk-1", "may-junk-1", "jun-junk-1", "jul-junk-1"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-card="aug-junk-1"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    assert t.page.locator('[data-key="flip-only"]').count() == 0  # no bomb yet
+    t.click('[data-key="bomb"]')
+    for card in ("jan-ribbon", "jan-junk-1", "jan-junk-2"):
+        _card(t, card)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        _card(t, "sep-junk-1")
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    _card(t, "oct-junk-1")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
+        _card(t, "oct-junk-2")
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 2")
+    # A still holds hand cards and may use a flip turn instead
+    t.click('[data-key="flip-only"]')
+    assert _step_now(t) == "draw"
+    body = _sent(t, "/v1/replay", lambda: _card(t, "nov-junk-1"))
+    assert body["moves"][-1] == {"player": a, "flip": True, "draw": "nov-junk-1"}
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 3")
+    assert b in t.page.locator("#turn-prompt").inner_text()
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_shake_after_a_bonus_card_from_hand(table):
+    """RULES.md 5: under bonus_from_hand replace, the hand card played after a bonus card may be shaken."""
+    t = table
+    a, b = t.names[:2]
+    layout = ["jan-bright", "may-junk-1", "feb-junk-2", "mar-junk-2", "sep-ribbon", "jul-animal", "sep-junk-2"]
+    moves = [
+        {"player": a, "play": "feb-ribbon", "draw": "feb-junk-1"},
+        {"player": b, "play": "oct-ribbon", "draw": "nov-bright"},
+        {"player": a, "play": "jul-ribbon", "draw": "feb-animal"},
+        {"player": b, "bonus": "bonus-3", "shake": ["jun-animal", "jun-ribbon", "jun-junk-1"], "play": "jun-animal"},
+    ]
+    t.open("live")
+    for card in [*layout, "may-junk-2"]:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    for i, move in enumerate(moves[:3]):
+        _enter(t, move)
+        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+    _enter(t, moves[3])
+    body = _sent(t, "/v1/replay", lambda: _card(t, "jan-ribbon"))
+    assert body["moves"][-1] == {**moves[3], "draw": "jan-ribbon"}
+    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_chongtong_at_the_deal(table):
+    """RULES.md 4: a player dealt four cards of one month shows them and wins at once (chongtong_points)."""
+    t = table
+    a, b = t.names[:2]
+    t.open("live")
+    layout = ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2"]
+    for card in [*layout, "oct-ribbon"]:
+        t.click(f'[data-card="{card}"]')
+    t.page.select_option('[data-key="chongtong-seat"]', "1")
+    t.page.select_option('[data-key="chongtong-month"]', "11")
+    body = _sent(t, "/v1/replay", lambda: t.click('[data-key="live-start"]'))
+    assert body["deal"]["shown"] == {b: ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]}
+    ruling = t.page.locator('.finished .ruling[data-outcome="chongtong"]')
+    ruling.wait_for()
+    # korean-2p pays 10 points for a chongtong, at the stake of 100
+    payment = ruling.locator(f'.payment[data-from="{a}"]')
+    assert payment.get_attribute("data-points") == "10" and payment.get_attribute("data-amount") == "1000"
+    assert "총통" in ruling.locator("h2").inner_text()
+    t.click('[data-key="live-ledger"]')
+    t.open("ledger")
+    assert t.page.locator(f'[data-total="{b}"]').inner_text() == "+1,000"
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_game_by_keyboard_keeps_the_focus_in_the_turn(table):
+    t = table
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"]:
+        t.page.locator(f'[data-card="{card}"]').focus()
+        t.page.keyboard.press("Enter")
+    t.page.locator('[data-key="live-start"]').focus()
+    t.page.keyboard.press("Enter")
+    t.page.wait_for_selector("#turn-prompt")
+    # the card played is out of play at once: the focus goes to the prompt, not back to the top of the page
+    t.page.locator('.entry [data-card="jun-ribbon"]').focus()
+    t.page.keyboard.press("Enter")
+    assert t.page.evaluate("document.activeElement.id") == "turn-prompt"
+    t.page.keyboard.press("Tab")
+    assert t.page.evaluate("!!document.activeElement.closest('.entry')")
+    while t.page.evaluate("!document.activeElement.dataset.choice"):
+        t.page.keyboard.press("Tab")
+    assert t.page.evaluate("document.activeElement.dataset.choice") in ("jun-animal", "jun-junk-2")
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_game_after_a_nagari_in_the_ledger_counts_double(table):
+    """RULES.md 8, 9: the nagari carry of the ledger reaches a live game of the same players."""
+    t = table
+    t.open("ledger")
+    nagari = {"outcome": "nagari", "winner": None, "score": None, "base_points": 0, "payments": [], "instant": []}
+    ledger = {"players": t.names[:2], "preset": "korean-2p", "stake": 100, "hands": [nagari]}
+    t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
+    t.reload()
+    assert t.page.locator(".ledger-table tbody tr").count() == 1
+    _play_until(t, lambda m: m.get("call") == "go")
+    # 7 points x2 for B's shake = 14 without the carry (test_follow_a_live_game's log), x2 after a nagari
+    stop_now = t.page.locator(".if-stop-payment")
+    assert stop_now.get_attribute("data-points") == "28" and stop_now.get_attribute("data-amount") == "2800"
+
+
 # --- flow 3: an evening's ledger -----------------------------------------------------------------------
 
 
@@ -543,6 +771,10 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     t.open("ledger")
     rows = t.page.locator(".ledger-table tbody tr")
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["stop", "nagari", "stop"]
+    # why hand 3 costs 1,600 for 8 points: the row says what doubled it
+    carried = {"ko": "나가리 ×2", "en": "nagari carry ×2"}[t.lang]
+    assert rows.nth(2).locator(".multipliers").inner_text() == carried
+    assert rows.nth(0).locator(".multipliers").count() == 0
     assert t.page.locator(f'[data-total="{a}"]').inner_text() == "−800"
     assert t.page.locator(f'[data-total="{b}"]').inner_text() == "+800"
     transfer = t.page.locator(".transfers li")
@@ -590,6 +822,25 @@ def test_check_a_log_with_an_illegal_move(table, tmp_path):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_check_explains_a_log_it_cannot_read(table):
+    t = table
+    t.refusals_expected = True
+    t.open("check")
+    # the check page is not drawn like a rule's row of a ruling (the two once shared a class name)
+    assert t.page.locator("main > section").evaluate("e => getComputedStyle(e).borderLeftStyle") == "none"
+    # the service's answer says "the list shows each bad field": the page shows that list
+    t.page.fill("#log-text", json.dumps({"rules": "korean-2p"}))
+    t.click('[data-key="check-run"]')
+    missing = t.page.locator(".problem .field-errors li")
+    missing.first.wait_for()
+    assert {li.get_attribute("data-field") for li in missing.all()} >= {"players", "deal"}
+    # JSON that is not a log at all is told in words, without asking the service
+    t.page.fill("#log-text", "null")
+    t.click('[data-key="check-run"]')
+    assert re.search("[가-힣]", t.page.locator('.verdict[data-verdict="not-a-log"]').inner_text())
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_sentences_come_in_korean(table):
     t = table
     t.refusals_expected = True
@@ -601,6 +852,29 @@ def test_sentences_come_in_korean(table):
     reason = t.page.locator(".verdict .reason")
     reason.wait_for()
     assert re.search("[가-힣]", reason.inner_text())
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_switching_language_asks_again_for_what_is_on_the_page(table):
+    t = table
+    t.open("settle")
+    _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _seat(t, 1)
+    _tap(t, "nov-bright")
+    body = _sent(t, "/v1/settle", lambda: t.click('[data-key="submit"]'))
+    t.page.wait_for_selector(".ruling")
+
+    def ask(lang: str) -> list[str]:
+        answer = requests.post(t.base + "/v1/settle", json=body, headers={"Accept-Language": lang}, timeout=5)
+        return answer.json()["explanation"]
+
+    assert t.page.locator(".explanation li").all_inner_texts() == ask("ko")
+    t.click('[data-key="lang"]')
+    # the ruling is not left half Korean on an English page
+    t.page.wait_for_function(
+        "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("en")[0]
+    )
+    assert t.page.locator(".explanation li").all_inner_texts() == ask("en")
 
 
 # --- the page as a whole -------------------------------------------------------------------------------

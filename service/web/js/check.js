@@ -25,12 +25,18 @@ export function setLog(log) {
   store();
 }
 
-async function run() {
+async function run(quiet = false) {
   let log;
+  let refused = null;
   try {
     log = JSON.parse(state.text);
+    // a log is one JSON object: anything else is told here, in words, rather than as a schema error
+    if (!log || typeof log !== "object" || Array.isArray(log)) refused = { notLog: true };
   } catch (error) {
-    state.result = { notJson: String(error.message || error) };
+    refused = { notJson: String(error.message || error) };
+  }
+  if (refused) {
+    state.result = refused;
     store();
     app.rerender();
     return;
@@ -45,7 +51,12 @@ async function run() {
   }
   store();
   app.rerender();
-  document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+  if (!quiet) document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+}
+
+// The verdict on the page, again in the page's new language.
+export function relanguage() {
+  if (state.result && (state.result.answer || state.result.problem)) run(true);
 }
 
 export function retry() {
@@ -56,6 +67,7 @@ function verdict() {
   const r = state.result;
   if (!r) return null;
   if (r.notJson) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-json" }, t("not_json", { why: r.notJson }));
+  if (r.notLog) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-a-log" }, t("not_a_log"));
   const moves = Array.isArray(r.log && r.log.moves) ? r.log.moves.filter((m) => m && typeof m === "object") : [];
   if (r.problem) {
     const p = r.problem;
@@ -85,12 +97,12 @@ export function view() {
     store();
     await run();
   };
-  return h("section", { class: "check" },
+  return h("section", { class: "check-log" },
     h("h2", {}, t("check_title")),
     h("label", { class: "field", for: "log-text" }, h("span", { class: "field-label" }, t("check_prompt"))),
     h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => { state.text = e.target.value; store(); } }, state.text),
     h("div", { class: "actions" },
-      h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: run }, t("check_btn")),
+      h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: () => run() }, t("check_btn")),
       h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json", "data-key": "log-file", onchange: openFile })),
       h("button", { type: "button", "data-key": "load-live", onclick: () => {
         setLog(logOf());

@@ -33,6 +33,17 @@ export function ledgerContext() {
 }
 
 // Add a settled hand (from Settle or a finished live game). Refused when the ledger has other players.
+// The rules that multiplied a hand's payments (피박 ×2, 나가리 ×2 ...), once each: why a row is more than its score.
+function multipliers(payments) {
+  const seen = new Map();
+  for (const p of payments) {
+    for (const c of p.checks || p.factors || []) {
+      if ((c.applied ?? true) && c.factor > 1 && !seen.has(c.rule)) seen.set(c.rule, c.factor);
+    }
+  }
+  return [...seen];
+}
+
 export function addHand({ players, preset, stake, settlement, instant_payments }) {
   if (ledger.hands.length === 0) {
     ledger.players = [...players];
@@ -47,6 +58,7 @@ export function addHand({ players, preset, stake, settlement, instant_payments }
     score: settlement.score ? settlement.score.total : null,
     base_points: settlement.base_points,
     payments: settlement.payments.map((p) => ({ from: p.from, to: p.to, points: p.points, amount: p.amount })),
+    multipliers: multipliers(settlement.payments),
     instant: (instant_payments || []).map((p) => ({ from: p.from, to: p.to, amount: p.amount })),
   });
   store();
@@ -99,7 +111,8 @@ function table() {
       const d = deltas(hand);
       return h("tr", { "data-hand": i + 1, "data-outcome": hand.outcome },
         h("th", { scope: "row" }, t("hand_n", { n: i + 1 })),
-        h("td", {}, headline({ outcome: hand.outcome, winner: hand.winner, score: hand.score === null ? null : { total: hand.score }, base_points: hand.base_points }, (x) => x)),
+        h("td", {}, headline({ outcome: hand.outcome, winner: hand.winner, score: hand.score === null ? null : { total: hand.score }, base_points: hand.base_points }, (x) => x),
+          (hand.multipliers || []).length ? h("small", { class: "multipliers" }, (hand.multipliers || []).map(([rule, factor]) => `${t("rule." + rule)} ×${factor}`).join(" · ")) : null),
         players.map((p) => h("td", { class: "num", "data-player": p }, signed(d[p]))));
     })),
     h("tfoot", {}, h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")),
@@ -132,7 +145,7 @@ export function view() {
   const owed = transfers(totals());
   const carry = trailingNagari();
   return h("section", { class: "ledger" },
-    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_label")} ${number(ledger.stake)}`)),
+    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
     h("div", { class: "table-wrap" }, table()),
     carry ? h("p", { class: "carry", "data-carry": carry }, t("carry", { n: carry })) : null,
     h("h3", {}, t("transfers")),

@@ -6,8 +6,8 @@
 import { h, field } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
-import { CARD, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
-import { addHand } from "./ledger.js";
+import { CARD, CARDS, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
+import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
@@ -16,6 +16,11 @@ import { t, number } from "./words.js";
 
 const LAYOUT_SIZE = { 2: 8, 3: 6 };
 let state = null;
+// A replay is on its way: taps wait for it, so a double tap on the flipped card cannot become the next
+// player's card before the service has even answered.
+let busy = false;
+// Set by an entry: the next render brings the turn's panel into view (a step can shrink the page under it).
+let reveal = false;
 
 function fresh() {
   return {
@@ -24,7 +29,9 @@ function fresh() {
     names: t("default_names").slice(0, 3),
     preset: "korean-2p",
     stake: 100,
+    nagari_streak: null, // null: the ledger's carry when the ledger has these players
     layout: [],
+    chongtong: { seat: -1, month: 1 }, // a player dealt four of a month shows them (RULES.md 4)
     moves: [],
     pending: 0,
     draft: {},
@@ -46,8 +53,24 @@ export function init() {
 const players = () => state.names.slice(0, state.count);
 const knobs = () => app.knobs[state.preset] || {};
 
+// The nagari hands just before this one: as entered, else the ledger's carry when it is these players' ledger.
+function carry() {
+  if (state.nagari_streak !== null && state.nagari_streak !== undefined) return state.nagari_streak;
+  const ctx = ledgerContext();
+  return ctx.players && ctx.players.join("\n") === players().join("\n") ? ctx.nagari_streak : 0;
+}
+
+// The four cards of a chongtong shown at the deal, by the player's name ({} when nobody has one).
+function shown() {
+  const { seat, month } = state.chongtong || { seat: -1 };
+  if (seat < 0 || seat >= state.count) return {};
+  return { [players()[seat]]: CARDS.filter((c) => c.month === month).map((c) => c.id) };
+}
+
 export function logOf() {
-  return { rules: state.preset, players: players(), deal: { layout: state.layout }, moves: state.moves, stake: state.stake };
+  const deal = { layout: state.layout };
+  if (Object.keys(shown()).length) deal.shown = shown();
+  return { rules: state.preset, players: players(), deal, moves: state.moves, nagari_streak: carry(), stake: state.stake };
 }
 
 // Replay the log (plus one new move); the answer replaces the state only when the service accepts it.
@@ -83,9 +106,17 @@ async function accept(result, moves) {
 }
 
 async function submit(move) {
+  if (busy) return;
+  busy = true;
+  document.querySelector(".entry")?.setAttribute("aria-busy", "true");
   state.draft = {};
   const moves = [...state.moves, move];
-  const result = await replay(moves);
+  let result;
+  try {
+    result = await replay(moves);
+  } finally {
+    busy = false;
+  }
   if (result.offline) {
     state.moves = moves; // kept: checked when the service is back
     state.pending += 1;
@@ -94,6 +125,7 @@ async function submit(move) {
   } else {
     await accept(result, moves);
   }
+  reveal = true;
   store();
   app.rerender();
 }
@@ -115,7 +147,20 @@ export async function retry() {
   app.rerender();
 }
 
+// The game's sentences (events, rulings, the go/stop reasons), again in the page's new language.
+export async function relanguage() {
+  if (state.phase !== "play" || state.pending || busy) return;
+  const result = await replay(state.moves);
+  if (!result.answer) return;
+  state.answer = result.answer;
+  await probeStop();
+  store();
+  app.rerender();
+}
+
 async function undo() {
+  if (busy) return;
+  reveal = true;
   if (Object.keys(state.draft).length) {
     state.draft = {};
   } else if (state.error && state.error.move) {
@@ -123,7 +168,13 @@ async function undo() {
   } else if (state.moves.length) {
     const moves = state.moves.slice(0, -1);
     state.pending = Math.max(0, state.pending - 1);
-    const result = await replay(moves);
+    busy = true;
+    let result;
+    try {
+      result = await replay(moves);
+    } finally {
+      busy = false;
+    }
     state.moves = moves;
     if (result.answer) {
       state.answer = result.answer;
@@ -142,11 +193,13 @@ async function undo() {
 
 async function startGame() {
   await reach(() => presetKnobs(state.preset));
+  state.nagari_streak = carry();
   const result = await replay([]);
   if (result.answer) {
     state.answer = result.answer;
     state.phase = "play";
     state.error = null;
+    reveal = "top";
   } else if (result.problem) state.error = result.problem;
   store();
   app.rerender();
@@ -182,7 +235,7 @@ function step() {
   const next = state.answer.next;
   const d = state.draft;
   if (next.expects === "call") return "call";
-  if (next.expects !== "flip") {
+  if (next.expects !== "flip" && d.mode !== "flip") {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
     if (d.mode === "shake" && !d.play) return "shake_play";
     if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
@@ -200,6 +253,7 @@ function step() {
 }
 
 function tapCard(id) {
+  if (busy) return;
   const d = state.draft;
   const s = step();
   const card = CARD[id];
@@ -221,6 +275,7 @@ function tapCard(id) {
     d.draw_capture = id;
   }
   state.error = null;
+  reveal = true;
   finishIfDone();
 }
 
@@ -232,7 +287,7 @@ function finishIfDone() {
   }
   const d = state.draft;
   const move = { player: state.answer.next.player };
-  if (state.answer.next.expects === "flip") move.flip = true;
+  if (state.answer.next.expects === "flip" || d.mode === "flip") move.flip = true;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
@@ -265,7 +320,11 @@ function setupView() {
         changed();
       })),
       field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, value: state.stake, "data-key": "live-stake", onchange: (e) => { state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); changed(); } })),
-      players().map((name, seat) => field(t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(); } })))),
+      players().map((name, seat) => field(seat === 0 ? t("name_first", { n: seat + 1 }) : t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(); } }))),
+      field(t("nagari_before"), h("input", { type: "number", inputmode: "numeric", min: 0, max: 20, value: carry(), "data-key": "live-nagari", onchange: (e) => {
+        state.nagari_streak = Math.max(0, Math.min(20, Math.floor(Number(e.target.value) || 0)));
+        changed();
+      } }))),
     h("p", { class: "prompt", "aria-live": "polite" }, t("layout_prompt", { n: regular, total })),
     h("p", { class: "hint" }, t("layout_bonus")),
     deckGrid(deck, t("layout"), (id) => ({ pressed: state.layout.includes(id), key: "deal" }), (id) => {
@@ -274,13 +333,30 @@ function setupView() {
       else if (regular < total || CARD[id].kind === "bonus") state.layout.push(id);
       changed();
     }),
+    chongtongPanel(select, changed),
     state.error ? problemView({ body: state.error }) : null,
-    h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start")));
+    h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start"), regular === total ? null : ` (${regular}/${total})`));
+}
+
+// A player dealt four cards of one month shows them: the hand is over at once when the rules pay a chongtong.
+function chongtongPanel(select, changed) {
+  const ct = state.chongtong || (state.chongtong = { seat: -1, month: 1 });
+  const months = t("months");
+  return h("fieldset", { class: "panel chongtong" }, h("legend", {}, t("chongtong_label")),
+    field(t("chongtong_who"), select("chongtong-seat", [[-1, t("chongtong_nobody")], ...players().map((name, seat) => [seat, name])], ct.seat, (v) => {
+      ct.seat = Number(v);
+      changed();
+    })),
+    ct.seat >= 0 ? field(t("chongtong_month"), select("chongtong-month", months.slice(1).map((name, i) => [i + 1, `${t("month_n", { n: i + 1 })} ${name}`]), ct.month, (v) => {
+      ct.month = Number(v);
+      changed();
+    })) : null);
 }
 
 function scoreboard() {
   const answer = state.answer;
-  return h("section", { class: "scoreboard", "aria-label": t("score_of", { n: "" }) },
+  return h("section", { class: "scoreboard", "aria-labelledby": "scoreboard-title" },
+    h("h2", { class: "sr", id: "scoreboard-title" }, t("scoreboard")),
     answer.players.map((p) => {
       const c = countsOf(p.captured);
       const isNext = answer.next && answer.next.player === p.id;
@@ -290,8 +366,8 @@ function scoreboard() {
           p.shakes ? h("span", { class: "badge" }, `${t("rule.shake")} ${p.shakes}`) : null,
           p.bombs ? h("span", { class: "badge" }, `${t("rule.bomb")} ${p.bombs}`) : null,
           p.ppuk_count ? h("span", { class: "badge" }, `${t("event.ppuk")} ${p.ppuk_count}`) : null),
-        h("p", { class: "counts" }, t("counts", c)),
-        chips(p.captured, t("captured_of", { p: p.id })),
+        h("p", { class: "counts" }, t("counts", c), answer.status === "finished" ? null : ` · ${t("hand_size", { n: p.hand_size ?? "?" })}`),
+        p.captured.length ? chips(p.captured, t("captured_of", { p: p.id })) : null,
         p.hand && p.hand.length ? h("p", { class: "known-hand", "data-known-hand": p.hand.join(" ") }, t("hand_known"), ": ", chips(p.hand)) : null);
     }));
 }
@@ -304,12 +380,18 @@ function prompt(s, who) {
     shake_play: "turn_shake_play",
     bomb: "turn_bomb",
     capture: "turn_capture",
-    draw: state.answer.next.expects === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
+    draw: state.answer.next.expects === "flip" || d.mode === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
     draw_capture: "turn_draw_capture",
     call: "turn_call",
   };
   const card = s === "capture" ? cardName(d.play) : s === "draw_capture" ? cardName(d.draw) : "";
   return t(keys[s], { p: who, card });
+}
+
+// The multipliers a payment carries, in a few words: "피박 ×2 · 흔들기 ×2".
+function factorsOf(payment) {
+  const rows = payment.checks ? payment.checks.filter((c) => c.applied) : payment.factors || [];
+  return rows.filter((c) => c.factor !== 1).map((c) => (c.factor ? `${t("rule." + c.rule)} ×${c.factor}` : `${t("rule." + c.rule)}: ${t("pays_nothing")}`)).join(" · ");
 }
 
 function callPanel(next) {
@@ -321,10 +403,12 @@ function callPanel(next) {
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "call-go", onclick: () => submit({ player: next.player, call: "go" }) }, t("go_btn")),
       h("button", { type: "button", class: "primary", "data-key": "call-stop", onclick: () => submit({ player: next.player, call: "stop" }) }, t("stop_btn"))),
-    h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player })),
     stop ? h("div", { class: "if-stop", "data-source": next.if_stop ? "if_stop" : "probe" }, h("h3", {}, t("if_stop")),
       stop.payments.map((p) => h("p", { class: "if-stop-payment", "data-from": p.from, "data-points": p.points, "data-amount": p.amount },
-        t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })))) : null);
+        h("b", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })),
+        factorsOf(p) ? h("small", { class: "factors" }, " (", factorsOf(p), ")") : null))) : null,
+    h("div", { class: "if-go-box" }, h("h3", {}, t("if_go_title")),
+      h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player }))));
 }
 
 function entryPanel() {
@@ -336,8 +420,14 @@ function entryPanel() {
   }
   const s = step();
   const d = state.draft;
-  const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.bonus && !d.mode;
-  const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.bonus && !d.mode;
+  // RULES.md 5: under bonus_from_hand replace, the card played after a bonus card may be shaken or bombed
+  const afterBonus = !d.bonus || knobs().bonus_from_hand === "replace";
+  const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.mode && afterBonus;
+  const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.mode && afterBonus;
+  // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
+  const mover = answer.players.find((p) => p.id === next.player);
+  const canFlip = next.expects === "play" && mover && mover.flip_turns > 0 && !d.play && !d.bonus && !d.mode;
+  const drafted = Object.keys(d).length > 0;
   let picker = null;
   if (s === "call") picker = callPanel(next);
   else if (s === "capture" || s === "draw_capture") {
@@ -361,26 +451,69 @@ function entryPanel() {
       pressed: s === "shake" || s === "bomb" ? (d[s] || []).includes(id) : undefined,
     }), tapCard);
   }
+  const mode = (name) => () => { d.mode = name; store(); app.rerender(); };
   return h("section", { class: "entry", "aria-labelledby": "turn-prompt" },
-    h("p", { class: "prompt", id: "turn-prompt", "data-step": s, "aria-live": "polite" }, prompt(s, next.player)),
-    h("div", { class: "actions" },
-      canShake ? h("button", { type: "button", "data-key": "shake", onclick: () => { d.mode = "shake"; store(); app.rerender(); } }, t("shake_btn")) : null,
-      canBomb ? h("button", { type: "button", "data-key": "bomb", onclick: () => { d.mode = "bomb"; store(); app.rerender(); } }, t("bomb_btn")) : null),
+    // stays in sight under the header while the grid scrolls; the prompt takes the focus when the tapped
+    // card goes away
+    h("div", { class: "turn-head" }, justHappened(),
+      h("p", { class: "prompt", id: "turn-prompt", "data-step": s, "aria-live": "polite", tabindex: -1, "data-focus-fallback": "" }, prompt(s, next.player))),
+    canShake || canBomb || canFlip || drafted ? h("div", { class: "actions" },
+      canShake ? h("button", { type: "button", "data-key": "shake", onclick: mode("shake") }, t("shake_btn")) : null,
+      canBomb ? h("button", { type: "button", "data-key": "bomb", onclick: mode("bomb") }, t("bomb_btn")) : null,
+      canFlip ? h("button", { type: "button", "data-key": "flip-only", onclick: mode("flip") }, t("flip_btn", { n: mover.flip_turns })) : null,
+      drafted ? h("button", { type: "button", "data-key": "cancel-turn", onclick: () => { state.draft = {}; store(); app.rerender(); } }, t("cancel")) : null) : null,
     picker);
+}
+
+// The turn just entered, in words, with what it caused (ppuk, chok, a steal ...): the table checks it at
+// once, above the prompt (the sentences are in the history below).
+function justHappened() {
+  const last = state.moves.length - state.pending - 1;
+  if (last < 0 || !state.moves[last]) return null;
+  const events = state.answer.events.filter((e) => e.move_index === last);
+  return h("p", { class: "just", role: "status", "data-move-index": last },
+    t("just_now"), " ", describeMove(state.moves[last]),
+    events.map((e) => [" · ", h("b", { "data-type": e.type }, t("event." + e.type))]));
+}
+
+// After an entry the turn's panel (or a refusal) must be in sight: a step can shrink the page under the finger.
+export function afterRender() {
+  if (!reveal || state.phase !== "play") return;
+  const how = reveal;
+  reveal = false;
+  if (how === "top") {
+    window.scrollTo(0, 0);
+    return;
+  }
+  const header = document.querySelector(".top");
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  const refused = document.querySelector(".live .refused");
+  if (refused) {
+    const r = refused.getBoundingClientRect();
+    if (r.top < top || r.bottom > innerHeight) refused.scrollIntoView({ block: "start" });
+    return;
+  }
+  const panel = document.querySelector(".live .entry, .live .finished");
+  if (!panel) return;
+  const r = panel.getBoundingClientRect();
+  // the turn's head sticks under the header, so the entry panel needs only to be in sight; the ruling at the
+  // end is read from its top
+  const hidden = panel.classList.contains("finished") ? r.top < top : r.bottom < top + 160;
+  if (hidden || r.top > innerHeight - 160) panel.scrollIntoView({ block: "start" });
 }
 
 function finishedPanel() {
   const answer = state.answer;
   const extra = h("div", { class: "actions" },
     state.added && state.added.ok
-      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }))
+      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
       : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
           state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
           store();
           app.rerender();
         } }, t("add_to_ledger")),
     state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null);
-  return h("div", { class: "finished" }, h("p", { class: "prompt" }, t("game_over")), rulingView(answer.settlement, (x) => x, extra));
+  return h("div", { class: "finished" }, justHappened(), h("p", { class: "prompt" }, t("game_over")), rulingView(answer.settlement, (x) => x, extra));
 }
 
 function playView() {
@@ -390,11 +523,12 @@ function playView() {
   return h("section", { class: "live play" },
     h("p", { class: "stock" }, t("stock_left", { n: answer.stock_left })),
     scoreboard(),
+    state.nagari_streak ? h("p", { class: "carry" }, t("carry", { n: state.nagari_streak })) : null,
     h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(answer.layout, t("layout"))),
-    answer.status === "finished" ? finishedPanel() : entryPanel(),
     refused ? h("div", { class: "problem refused", role: "alert", "data-code": refused.code || "", "data-move-index": refused.move_index },
       h("strong", {}, t("bad_move", { n: refused.move_index + 1 })), ": ", describeMove(refused.move), h("br"), refused.detail) : null,
     state.error && !refused && !bad ? problemView({ body: state.error }) : null,
+    answer.status === "finished" ? finishedPanel() : entryPanel(),
     answer.instant_payments.length ? h("section", { class: "instant" }, h("h3", {}, t("instant_payments")),
       h("ul", {}, answer.instant_payments.map((p) => h("li", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: p.points }), " · ", p.reason)))) : null,
     h("div", { class: "actions" },
@@ -402,7 +536,7 @@ function playView() {
       h("button", { type: "button", "data-key": "export", onclick: exportLog }, t("export")),
       h("button", { type: "button", "data-key": "to-check", onclick: () => { setLog(logOf()); app.go("check"); } }, t("to_check")),
       h("button", { type: "button", "data-key": "new-game", onclick: () => {
-        if (!window.confirm(t("confirm_new"))) return;
+        if (answer.status !== "finished" && !window.confirm(t("confirm_new"))) return;
         const keep = { count: state.count, names: state.names, preset: state.preset, stake: state.stake };
         state = { ...fresh(), ...keep };
         store();

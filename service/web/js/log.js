@@ -41,7 +41,8 @@ export function eventsView(events) {
   return h("ol", { class: "events", "aria-label": t("events"), reversed: true },
     [...events].reverse().map((e) => h("li", { class: "event", "data-type": e.type, "data-move-index": e.move_index ?? "" },
       h("b", { class: "event-type" }, t("event." + e.type)), " ",
-      e.player ? h("span", {}, e.player, ": ") : null,
+      // the service's sentence names the player already; the name is added only where it does not
+      e.player && !String(e.detail || "").includes(e.player) ? h("span", {}, e.player, ": ") : null,
       h("span", { class: "detail" }, e.detail),
       e.cards ? chips(e.cards) : null)));
 }

@@ -30,11 +30,15 @@ function header(current) {
           save("lang", next);
           setLanguage(next);
           app.rerender();
+          // the service's sentences already on the page are asked for again in the new language
+          for (const v of Object.values(VIEWS)) v.relanguage?.();
         },
       }, t("switch_to"))),
     h("nav", { "aria-label": t("title") },
       h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
-        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))));
+        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
+    // in the sticky header, so it is in sight wherever the person was when the service could not be reached
+    app.offline ? offlineBanner() : null);
 }
 
 function offlineBanner() {
@@ -46,12 +50,17 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const name = route();
   document.title = `${t("nav." + name)} · ${t("title")}`;
-  const parts = [header(name), app.offline ? offlineBanner() : null, h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
+  const parts = [header(name), h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
   root.replaceChildren(...parts.filter(Boolean));
+  // what sticks under the header (the live game's prompt) and what the page scrolls to must clear it
+  document.documentElement.style.setProperty("--top-h", `${root.querySelector(".top").offsetHeight}px`);
   if (focused) {
     const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+    // the control just used can be gone (a card played is no longer in play): the view says where focus goes
+    const target = again && !again.disabled ? again : root.querySelector("[data-focus-fallback]");
+    target?.focus({ preventScroll: true });
   }
+  VIEWS[name].afterRender?.();
 }
 
 async function start() {

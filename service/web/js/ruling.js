@@ -12,6 +12,13 @@ function money(amount) {
   return t("money", { n: number(amount) });
 }
 
+// At most about 90 px of text: five Hangul syllables or nine Latin letters.
+function short(name) {
+  const chars = [...String(name)];
+  const room = chars.some((c) => c.charCodeAt(0) > 0x2e7f) ? 5 : 9;
+  return chars.length > room ? chars.slice(0, room - 1).join("") + "…" : name;
+}
+
 // Losers along the bottom, the winner on top, an arrow from each loser with what they pay.
 function picture(settlement, names) {
   const payments = settlement.payments;
@@ -25,9 +32,10 @@ function picture(settlement, names) {
     y: height - 30,
   }));
   const summary = payments.map((p) => `${names(p.from)} → ${names(p.to)}: ${t("points", { n: p.points })}, ${money(p.amount)}`).join("; ");
+  // a long name is cut to fit under its circle (the full one is in the label and in the rows below)
   const node = (x, y, text, cls) => [
     svg("circle", { cx: x, cy: y, r: 24, class: "node " + cls }),
-    svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-name" }, text),
+    svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-name" }, short(text)),
   ];
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "picture", role: "img", "aria-label": `${t("picture")}: ${summary}` },
     svg("defs", {}, svg("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
@@ -50,6 +58,14 @@ function picture(settlement, names) {
   );
 }
 
+// What a check did to this payment, in a word: ×2, "pays nothing" (a share another covers), or applies.
+function verdict(c) {
+  if (!c.applied) return t("not_applied");
+  if (c.factor === 0) return t("pays_nothing");
+  if (c.factor === 1) return t("applied");
+  return t("times", { n: c.factor });
+}
+
 function checkList(payment) {
   const rows = payment.checks
     ? payment.checks.map((c) => ({ ...c, source: "checks" }))
@@ -57,8 +73,9 @@ function checkList(payment) {
   if (!rows.length) return null;
   return h("ul", { class: "checks", "aria-label": t("checks") },
     rows.map((c) => h("li", { class: "check " + (c.applied ? "applied" : "not-applied"), "data-rule": c.rule, "data-source": c.source },
-      h("span", { class: "verdict" }, c.applied ? `✓ ${t("applied")} ${t("times", { n: c.factor })}` : `✗ ${t("not_applied")}`),
-      " ", h("b", {}, t("rule." + c.rule)), " ", h("span", { class: "reason" }, c.reason))));
+      h("b", { class: "rule-name" }, t("rule." + c.rule)), " ",
+      h("span", { class: "verdict" }, verdict(c)), " ",
+      h("span", { class: "reason" }, c.reason))));
 }
 
 export function headline(settlement, names) {
@@ -70,10 +87,11 @@ export function headline(settlement, names) {
 export function rulingView(settlement, names = (x) => x, extra = null) {
   const items = settlement.score ? settlement.score.items : [];
   return h("section", { class: "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
-    h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), ": ", headline(settlement, names)),
+    h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), " · ", headline(settlement, names)),
+    // who pays whom first: that is what the table asked
+    settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
     items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
       h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", chips(i.cards, t("combination." + i.combination))))) : null,
-    settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
       h("h3", {}, t("pays", { from: names(p.from), to: names(p.to) }), " ",
         h("span", { class: "pts" }, p.points ? t("points", { n: number(p.points) }) : t("pays_nothing")), " ",
@@ -87,8 +105,18 @@ export function rulingView(settlement, names = (x) => x, extra = null) {
     extra);
 }
 
+// Field path -> messages of a request the service could not read, flattened: "deal.layout: ...".
+function fieldErrors(errors, path = []) {
+  if (Array.isArray(errors)) return [[path.join("."), errors.join(" ")]];
+  if (!errors || typeof errors !== "object") return [[path.join("."), String(errors)]];
+  return Object.entries(errors).flatMap(([key, value]) => fieldErrors(value, [...path, key]));
+}
+
 export function problemView(error) {
   const body = error.body || {};
+  const fields = body.errors ? fieldErrors(body.errors) : [];
   return h("div", { class: "problem", role: "alert", "data-code": body.code || "" },
-    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error));
+    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error),
+    fields.length ? h("ul", { class: "field-errors" }, fields.map(([path, why]) => h("li", { "data-field": path },
+      path && path !== "_schema" ? [h("code", {}, path), ": "] : null, why))) : null);
 }

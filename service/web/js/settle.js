@@ -9,7 +9,7 @@ import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
-import { t } from "./words.js";
+import { t, number } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
@@ -64,6 +64,7 @@ export async function init() {
 
 export function retry() {
   if (!Object.keys(state.knobs).length) usePreset(state.preset).then(() => { store(); app.rerender(); });
+  else if (state.waiting) submit();
 }
 
 // Called by the ledger: a new hand for the ledger's players, rules and stake, the nagari carry filled in.
@@ -77,6 +78,7 @@ export async function startFromLedger(ctx) {
 }
 
 function changed() {
+  state.waiting = false;
   state.result = null;
   state.error = null;
   state.added = null;
@@ -123,7 +125,12 @@ async function submit() {
   try {
     const body = request();
     const answer = await reach(() => post("/v1/settle", body));
-    if (!answer) return;
+    // unreachable: asked again by itself when the connection is back (retry)
+    state.waiting = !answer;
+    if (!answer) {
+      store();
+      return;
+    }
     state.result = { settlement: answer, request: body };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
@@ -136,6 +143,21 @@ async function submit() {
     target.scrollIntoView({ block: "start" });
     if (state.result) target.focus({ preventScroll: true });
   }
+}
+
+// The ruling on the page, again in the page's new language (the same request: the same ruling).
+export async function relanguage() {
+  if (!state.result) return;
+  try {
+    const answer = await reach(() => post("/v1/settle", state.result.request));
+    if (!answer) return;
+    state.result = { ...state.result, settlement: answer };
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    return;
+  }
+  store();
+  app.rerender();
 }
 
 function toLedger() {
@@ -172,7 +194,8 @@ function rulesPanel() {
   const fresh = state.captured.every((ids) => !ids.length) && !state.result;
   return h("details", { class: "panel rules", open: state.rulesOpen ?? fresh },
     // a person's own toggle wins over the default (clicked before the details toggles itself)
-    h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } }, t("rules"), ": ", t("preset." + state.preset)),
+    h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } },
+      t("rules"), ": ", t("preset." + state.preset), h("small", { class: "summary-more" }, " · ", players().join(", "), " · ", t("stake_short", { n: number(state.stake) }))),
     field(t("players_label"), select("players", [[2, t("players_n", { n: 2 })], [3, t("players_n", { n: 3 })]], state.count, async (v) => {
       state.count = Number(v);
       state.winner = state.winner !== null && state.winner >= state.count ? 0 : state.winner;
@@ -239,7 +262,7 @@ function seatTabs() {
     changed();
   };
   return h("section", { class: "panel seats" },
-    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_of", { p: "" }), onkeydown: (e) => {
+    h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_by_seat"), onkeydown: (e) => {
       // the tab pattern: arrow keys move between the players' tabs
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (!step) return;
@@ -281,7 +304,7 @@ export function view() {
   if (state.result) {
     ledgerPart = h("div", { class: "actions" },
       state.added && state.added.ok
-        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }))
+        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
         : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
       state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null,
       h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
