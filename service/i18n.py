@@ -8,7 +8,8 @@ is adding its file (README, "Adding a language"). ``make messages`` re-extracts 
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
-``{player:는}``, and ``Name`` picks the right form when the sentence is made.
+``{player:는}``, and ``Name`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
+with thousands separators.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Name(str):
     def __format__(self, spec: str) -> str:
         if not spec:
             return str(self)
+        if spec == "," and self.isdigit():  # a number with thousands separators: 4,400
+            return f"{int(self):,}"
         return str(self) + _particle(str(self), spec)
 
 

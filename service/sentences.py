@@ -436,7 +436,8 @@ def payment_line(w: Words, p: Payment, s: Settlement) -> str:
             return check_reason(w, zero, p, s)  # "C captured no card and pays nothing" says it all
         why = check_reason(w, zero, p, s) if zero else w.say(N_("nothing is owed"))
         return w.say(N_("{payer} pays nothing: {why}"), payer=p.payer, why=why)
-    parts = [str(s.base_points)] + [f"x{c.factor} ({rule(w, c.rule)})" for c in p.factors if c.factor not in (0, 1)]
+    times = [w.say(N_("x{factor} ({rule})"), factor=c.factor, rule=rule(w, c.rule)) for c in p.factors if c.factor > 1]
+    parts = [str(s.base_points), *times]
     if len(parts) == 1 and not p.covers:  # nothing multiplies the base: no sum to show
         if s.stake != 1:
             return w.say(
@@ -571,8 +572,12 @@ def _meongtta(w: Words, f: Mapping[str, Any], winner: str, loser: str, applied: 
         return w.say(
             N_("{winner} has {n} animals, at least {threshold} (meongtta)"), winner=winner, n=n, threshold=threshold
         )
-    return w.say(
-        N_("{winner} has {n} animals, fewer than the {threshold} of meongtta"), winner=winner, n=n, threshold=threshold
+    return w.plural(
+        "{winner} has {n} animal, fewer than the {threshold} of meongtta",
+        "{winner} has {n} animals, fewer than the {threshold} of meongtta",
+        n,
+        winner=winner,
+        threshold=threshold,
     )
 
 

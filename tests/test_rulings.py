@@ -205,5 +205,5 @@ def test_a_settlement_explains_itself_line_by_line_in_both_languages(client):
         "B pays A 10 x2 (pibak) x2 (gwangbak) = 40 points (4000 at a stake of 100 a point)",
     ]
     korean = settle(client, body, "ko")["explanation"]
-    assert "피박" in korean[1] and "광박" in korean[1] and "40" in korean[1] and "4000" in korean[1]
+    assert "피박" in korean[1] and "광박" in korean[1] and "40" in korean[1] and "4,000" in korean[1]
     assert "1고" in korean[0] and "10" in korean[0]
