@@ -41,7 +41,7 @@ def headers_for(path: str) -> list[tuple[str, str]]:
     """The fixed security headers of an answer to ``path`` (added by the WSGI middleware)."""
     if path == "/rules" or path.startswith("/rules/"):
         return _RULES
-    if path == "/" or path.startswith("/table/"):
+    if path in ("/", "/sw.js") or path.startswith("/table/"):
         return _PAGE
     return _DOCS if path == "/docs" or path.startswith("/docs/") else _API
 

@@ -189,3 +189,16 @@ def test_engine_all_lists_exactly_the_public_names():
 
     public = {n for n, v in vars(engine).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)}
     assert set(engine.__all__) == public
+
+
+def test_the_service_worker_keeps_every_file_of_the_page():
+    """The table page opens offline from the service worker's copy only if that copy lists all its files."""
+    sw = (ROOT / "service" / "web" / "sw.js").read_text(encoding="utf-8")
+    modules = set(
+        re.search(r"\[((?:\s*\"\w+\",?)+)\s*\]\s*\.map", sw).group(1).replace('"', "").replace(",", " ").split()
+    )
+    assert modules == {p.stem for p in (ROOT / "service" / "web" / "js").glob("*.js")}
+    for name in ("table.css", "icon.svg"):
+        assert f"/table/{name}" in sw
+    index = (ROOT / "service" / "web" / "index.html").read_text(encoding="utf-8")
+    assert set(re.findall(r"/table/js/(\w+)\.js", index)) == modules

@@ -363,6 +363,27 @@ def test_settle_while_the_service_is_unreachable(table):
     assert t.page.locator(".offline").count() == 0
 
 
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_entered(table):
+    """A phone loses the connection and the page is reloaded: the service worker's copy of the page opens, and
+    nothing entered is lost (issue 10: "survive a reload ... and going offline")."""
+    t = table
+    t.offline_expected = True
+    t.open("settle")
+    t.page.evaluate("navigator.serviceWorker.ready")  # installed, with its copy of the page
+    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    entered = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _tap(t, *entered)
+    t.context.set_offline(True)
+    t.reload()  # from the kept copy: before, the browser's own error page
+    for card in entered:
+        assert t.page.locator(f'#seat-panel [data-card="{card}"]').get_attribute("aria-pressed") == "true"
+    t.click('[data-key="submit"]')
+    t.page.locator(".offline").wait_for()  # the page says the service cannot be reached
+    t.context.set_offline(False)
+    t.page.wait_for_selector(".ruling")
+
+
 # --- flow 2: follow a live game ------------------------------------------------------------------------
 
 

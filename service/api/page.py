@@ -33,6 +33,12 @@ def table_file(name: str) -> ResponseReturnValue:
 _ICON = (WEB_DIR / "icon.svg").read_bytes()
 
 
+@blp.route("/sw.js", methods=["GET"])
+def service_worker() -> ResponseReturnValue:
+    """The page's service worker, at the root so that it may answer for / when the service cannot be reached."""
+    return send_from_directory(WEB_DIR, "sw.js", mimetype="text/javascript", max_age=0)
+
+
 @blp.route("/favicon.ico", methods=["GET"])
 def favicon() -> ResponseReturnValue:
     """The page's icon where browsers look for one first (an SVG: every current browser draws it)."""
