@@ -202,3 +202,16 @@ def test_the_service_worker_keeps_every_file_of_the_page():
         assert f"/table/{name}" in sw
     index = (ROOT / "service" / "web" / "index.html").read_text(encoding="utf-8")
     assert set(re.findall(r"/table/js/(\w+)\.js", index)) == modules
+
+
+def test_the_page_and_the_catalogs_ship_in_the_package():
+    """The Docker image installs with `pip install .`: pyproject's package-data must take every file the
+    service reads at run time: the table page, the docs page's files and the language catalogs."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["service"]
+    service = ROOT / "service"
+    shipped = {p for pattern in patterns for p in service.glob(pattern) if p.is_file()}
+    needed = {p for folder in ("web", "static", "locale") for p in (service / folder).rglob("*") if p.is_file()}
+    assert needed and needed <= shipped, sorted(str(p.relative_to(service)) for p in needed - shipped)
