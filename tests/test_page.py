@@ -946,6 +946,13 @@ def test_page_words_agree_with_the_catalogs(browser, server, rules_md):
     named = [re.sub(r"\s*\(.*?\)", "", m).split(" ", 1)[1].strip() for m in months.replace("\n", " ").split(", ")]
     assert words["ko"]["months"][1:] == named
     assert set(words["ko"]) == set(words["en"]), "both languages have every word"
+    # and the rules the page names are named as the API's own catalogs name them in its answers
+    from service import sentences
+    from service.i18n import LANGUAGES
+
+    for lang in ("ko", "en"):
+        for rule in ("shake", "bomb", "meongtta", "pibak", "gwangbak", "gobak"):
+            assert words[lang]["rule"][rule] == sentences.rule(LANGUAGES[lang], rule), (lang, rule)
 
 
 def test_page_is_served_under_a_strict_csp(server):
