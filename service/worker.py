@@ -1,0 +1,164 @@
+"""The gunicorn worker the service runs in: gevent's, bounded against slow, idle and flooding clients.
+
+Why gevent: a sync worker serves one connection at a time, so four clients that send their headers a byte at
+a time stop a four-worker server; gthread parks idle keep-alive connections but still gives a thread to each
+connection whose headers are arriving. Under gevent an open connection is a greenlet of a few kilobytes and
+waiting on it costs nothing, so what bounds a slow client is time and count, not threads.
+
+gunicorn's gevent worker already bounds the wait for a request's line and headers, and an idle keep-alive
+connection, by ``keepalive``. This class adds:
+
+- a deadline on the rest of a request: its body must arrive, and its answer be taken, within
+  ``body_timeout`` seconds of its headers; a late body is answered 408, a client that does not read its
+  answer is cut off;
+- a cap on open connections: past ``worker_connections`` a new connection is answered 503 at once and
+  closed, instead of waiting unseen in the listen backlog or using up file descriptors;
+- problem+json, like every other error of the service, for what gunicorn refuses before the application
+  sees it (a garbage request line, headers over the limits).
+
+Connections dropped for these reasons are counted in ``gostop_connections_dropped_total{reason}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from http import HTTPStatus
+from typing import Any
+
+import gevent
+from gunicorn import util
+from gunicorn.http.body import LengthReader
+from gunicorn.http.errors import (
+    ConfigurationProblem,
+    ExpectationFailed,
+    ForbiddenProxyRequest,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    ParseException,
+    UnsupportedTransferCoding,
+)
+from gunicorn.workers.ggevent import GeventWorker
+
+BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
+REFUSAL_SLOTS = 64  # connection greenlets beyond worker_connections, to answer 503 while the worker is full
+_LINGER = 1.0  # seconds a refused connection is read from after the 503, so that closing it does not reset it
+_DETAIL_CHARS = 200  # how much of gunicorn's account of a malformed request a problem repeats
+
+# The status gunicorn gives what it refuses (any other malformed request is a 400).
+_REFUSALS: tuple[tuple[type[Exception], HTTPStatus], ...] = (
+    (LimitRequestLine, HTTPStatus.REQUEST_URI_TOO_LONG),
+    (LimitRequestHeaders, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE),
+    (ExpectationFailed, HTTPStatus.EXPECTATION_FAILED),
+    (UnsupportedTransferCoding, HTTPStatus.NOT_IMPLEMENTED),
+    (ForbiddenProxyRequest, HTTPStatus.FORBIDDEN),
+    (ConfigurationProblem, HTTPStatus.INTERNAL_SERVER_ERROR),
+)
+
+
+def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
+    """A whole HTTP/1.1 answer with a problem+json body (RFC 9457), closing the connection."""
+    problem = {"type": "about:blank", "title": status.phrase, "status": status.value, "detail": detail}
+    body = json.dumps(problem).encode()
+    head = [
+        f"HTTP/1.1 {status.value} {status.phrase}",
+        "Content-Type: application/problem+json",
+        f"Content-Length: {len(body)}",
+        "Connection: close",
+        "Cache-Control: no-store",
+        "X-Content-Type-Options: nosniff",
+        *headers,
+    ]
+    return "\r\n".join([*head, "", ""]).encode("latin-1") + body
+
+
+FULL = problem_response(
+    HTTPStatus.SERVICE_UNAVAILABLE, "too many open connections: try again shortly", "Retry-After: 1"
+)
+LATE_BODY = problem_response(HTTPStatus.REQUEST_TIMEOUT, "the request body did not arrive in time")
+
+
+class _Late(BaseException):
+    """Raised in a request's greenlet when its deadline passes. A BaseException, like gevent's own Timeout,
+    so that neither the application nor gunicorn takes it for an error of theirs."""
+
+
+def _receive_body(req: Any) -> None:
+    """Read a body of known length into gunicorn's buffer before the application sees the request, so the
+    deadline applies to receiving it and never interrupts the application. A body over the limit is left
+    unread for the application to refuse; a client that expects "100 Continue" waits for gunicorn to send
+    it, so its body is read by the application as it asks (under the same deadline)."""
+    reader = req.body.reader
+    if not isinstance(reader, LengthReader) or not 0 < reader.length <= BODY_READ_LIMIT:
+        return
+    if any(name == "EXPECT" for name, _ in req.headers):
+        return
+    req.unreader.unread(req.unreader.read(reader.length))
+
+
+class Worker(GeventWorker):
+    body_timeout = 10.0  # seconds; service/gunicorn.conf.py sets it from BODY_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_connections: int = self.worker_connections
+        self.worker_connections += REFUSAL_SLOTS  # the size of gevent's pool of connection greenlets
+        self.open_connections = 0
+        self.dropped: Any = None
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        # imported here, after gevent has patched the standard library (see service/__init__.py)
+        from prometheus_client import Counter
+
+        self.dropped = Counter(
+            "gostop_connections_dropped_total",
+            "Connections the server closed early: full (answered 503), late-body (408), late-reader",
+            ["reason"],
+        )
+
+    def _count_drop(self, reason: str) -> None:
+        if self.dropped is not None:
+            self.dropped.labels(reason).inc()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        if self.open_connections >= self.max_connections:
+            self._count_drop("full")
+            with contextlib.suppress(OSError):
+                util.write_nonblock(client, FULL)
+            util.close_graceful(client, timeout=_LINGER)
+            return
+        self.open_connections += 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.open_connections -= 1
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        deadline = gevent.Timeout.start_new(self.body_timeout, _Late)
+        try:
+            try:
+                _receive_body(req)
+            except _Late:
+                self._count_drop("late-body")
+                with contextlib.suppress(OSError):
+                    util.write_nonblock(sock, LATE_BODY)
+                raise StopIteration from None  # gunicorn's keep-alive loop ends and closes the connection
+            return bool(super().handle_request(listener_name, req, sock, addr))
+        except _Late:
+            self._count_drop("late-reader")  # or a 100-continue body that did not come: nothing more to say
+            raise StopIteration from None
+        finally:
+            deadline.close()
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        """Answer what gunicorn could not parse (or an error that escaped the application) as problem+json."""
+        if isinstance(exc, ParseException):
+            status = next((s for kind, s in _REFUSALS if isinstance(exc, kind)), HTTPStatus.BAD_REQUEST)
+            self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+            detail = str(exc)[:_DETAIL_CHARS]
+        else:
+            self.log.exception("Error handling request")
+            status, detail = HTTPStatus.INTERNAL_SERVER_ERROR, "the server failed to answer this request"
+        with contextlib.suppress(OSError):
+            util.write_nonblock(client, problem_response(status, detail))
