@@ -7,10 +7,11 @@ from pathlib import Path
 
 import swagger_ui_bundle
 from flask import Blueprint as FlaskBlueprint
-from flask import Response, current_app, jsonify, send_from_directory
+from flask import Response, abort, current_app, jsonify, send_from_directory
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 
+from ..draining import draining
 from ..schemas import HealthResponse
 
 blp = Blueprint("meta", __name__, description="Health, the OpenAPI document and its interactive page")
@@ -24,7 +25,9 @@ _INIT_JS = (STATIC_DIR / "init.js").read_bytes()
 @blp.route("/healthz", methods=["GET"])
 @blp.alt_response(200, schema=HealthResponse, success=True, description="the service is up", example={"status": "ok"})
 def healthz() -> ResponseReturnValue:
-    """Liveness: answers while the process can serve requests."""
+    """Liveness and readiness: 200 while the process serves requests, 503 once it is draining before a stop."""
+    if draining():
+        abort(503, "this process is about to stop; other replicas take new requests")
     return jsonify(status="ok")
 
 
