@@ -11,8 +11,10 @@ connection, by ``keepalive``. This class adds:
 - a deadline on the rest of a request: its body must arrive, and its answer be taken, within
   ``body_timeout`` seconds of its headers; a late body is answered 408, a client that does not read its
   answer is cut off;
-- a cap on open connections: past ``worker_connections`` a new connection is answered 503 at once and
-  closed, instead of waiting unseen in the listen backlog or using up file descriptors;
+- a clean refusal past the cap on open connections: gevent stops accepting while a worker holds
+  ``worker_connections``, so the other workers take new connections; when every worker is full, a connection
+  left waiting in the listen queue is answered 503 and closed, instead of waiting unseen for a free slot
+  (or being dropped by the kernel once the queue is full);
 - problem+json, like every other error of the service, for what gunicorn refuses before the application
   sees it (a garbage request line, headers over the limits).
 
@@ -27,6 +29,8 @@ from http import HTTPStatus
 from typing import Any
 
 import gevent
+import gevent.select
+from gevent.pool import Pool
 from gunicorn import util
 from gunicorn.http.body import LengthReader
 from gunicorn.http.errors import (
@@ -41,8 +45,9 @@ from gunicorn.http.errors import (
 from gunicorn.workers.ggevent import GeventWorker
 
 BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
-REFUSAL_SLOTS = 64  # connection greenlets beyond worker_connections, to answer 503 while the worker is full
-_LINGER = 1.0  # seconds a refused connection is read from after the 503, so that closing it does not reset it
+REFUSAL_SLOTS = 128  # connections a full worker may be refusing at once, beyond worker_connections
+TURN_AWAY_EVERY = 0.05  # seconds between looks at the listen queue while a worker is full
+_LINGER = 0.5  # seconds a refused connection is read from after its 503, so that closing it does not reset it
 _DETAIL_CHARS = 200  # how much of gunicorn's account of a malformed request a problem repeats
 
 # The status gunicorn gives what it refuses (any other malformed request is a 400).
@@ -96,13 +101,17 @@ def _receive_body(req: Any) -> None:
     req.unreader.unread(req.unreader.read(reader.length))
 
 
+def _refuse(client: Any) -> None:
+    with contextlib.suppress(OSError):
+        util.write_nonblock(client, FULL)
+    util.close_graceful(client, timeout=_LINGER)
+
+
 class Worker(GeventWorker):
     body_timeout = 10.0  # seconds; service/gunicorn.conf.py sets it from BODY_TIMEOUT
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.max_connections: int = self.worker_connections
-        self.worker_connections += REFUSAL_SLOTS  # the size of gevent's pool of connection greenlets
         self.open_connections = 0
         self.dropped: Any = None
 
@@ -121,13 +130,31 @@ class Worker(GeventWorker):
         if self.dropped is not None:
             self.dropped.labels(reason).inc()
 
+    def run(self) -> None:
+        gevent.spawn(self._turn_away)
+        super().run()
+
+    def _turn_away(self) -> None:
+        """While this worker is full, answer 503 to the connections waiting in the listen queue: a worker with
+        room would have taken them at once, so every worker is full."""
+        refusing = Pool(REFUSAL_SLOTS)
+        while self.alive:
+            gevent.sleep(TURN_AWAY_EVERY)
+            while self.alive and self.open_connections >= self.worker_connections and refusing.free_count():
+                client = self._waiting_connection()
+                if client is None:
+                    break
+                self._count_drop("full")
+                refusing.spawn(_refuse, client)
+
+    def _waiting_connection(self) -> Any:
+        ready, _, _ = gevent.select.select(self.sockets, [], [], 0)
+        for listener in ready:
+            with gevent.Timeout(0.01, False):  # another worker may have taken it meanwhile
+                return listener.accept()[0]
+        return None
+
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        if self.open_connections >= self.max_connections:
-            self._count_drop("full")
-            with contextlib.suppress(OSError):
-                util.write_nonblock(client, FULL)
-            util.close_graceful(client, timeout=_LINGER)
-            return
         self.open_connections += 1
         try:
             super().handle(listener, client, addr)
