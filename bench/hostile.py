@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -58,6 +59,15 @@ def rss_kib(pid: int) -> int:
     raise LookupError(f"no VmRSS for {pid}")
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used so far."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime and stime, counted from the field after the name
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -96,8 +106,8 @@ class Server:
         self.port = free_port()
         self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), **(env or {})}
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # a fresh metrics directory per server
-        self.expected_workers = int(self.env.get("WORKERS", "2"))
-        self.env["WORKERS"] = str(self.expected_workers)
+        # the config's default (service/gunicorn.conf.py), to know when every worker is up
+        self.expected_workers = int(self.env.get("WORKERS", min(4, (os.cpu_count() or 1) * 2)))
         self.log_path = log_path or Path(tempfile.gettempdir()) / f"gostop-hostile-{self.port}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -281,11 +291,23 @@ class Hostility:
     refused: int = 0  # connection attempts that failed
 
 
+async def _until_closed(reader: asyncio.StreamReader) -> tuple[bytes, float]:
+    """Everything the server sends on a connection, and when it closed it."""
+    received = b""
+    with contextlib.suppress(OSError):
+        while chunk := await reader.read(65536):
+            received += chunk
+    return received, time.monotonic()
+
+
 async def hostile(
-    port: int, opening: bytes, trickle: bytes, every: float, stop: asyncio.Event, seen: Hostility
+    port: int, opening: bytes, trickle: bytes, every: float, stop: asyncio.Event, seen: Hostility, delay: float = 0
 ) -> None:
-    """Connect, send ``opening``, then one byte of ``trickle`` every ``every`` seconds until the server closes
-    the connection; then do it again, until ``stop``. An empty ``trickle`` just waits (an idle connection)."""
+    """After ``delay`` seconds, connect, send ``opening``, then one byte of ``trickle`` every ``every`` seconds
+    until the server closes the connection; then do it again, until ``stop``. An empty ``trickle`` just waits
+    (an idle connection)."""
+    await asyncio.sleep(delay)
+    stopping = asyncio.ensure_future(stop.wait())
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection(HOST, port)
@@ -295,29 +317,24 @@ async def hostile(
             continue
         seen.opened += 1
         started = time.monotonic()
-        received = b""
-        try:
-            writer.write(opening)
-            for byte in itertools.cycle(trickle) if trickle else itertools.repeat(None):
-                with contextlib.suppress(TimeoutError):
-                    chunk = await asyncio.wait_for(reader.read(65536), every)
-                    if not chunk:
-                        break
-                    received += chunk
-                if stop.is_set():
-                    return
-                if byte is not None:
-                    writer.write(bytes([byte]))
+        trickled = itertools.cycle(trickle)
+        closed = asyncio.ensure_future(_until_closed(reader))
+        writer.write(opening)
+        while not closed.done() and not stop.is_set():
+            await asyncio.wait([closed, stopping], timeout=every, return_when=asyncio.FIRST_COMPLETED)
+            if trickle and not closed.done() and not stop.is_set():
+                writer.write(bytes([next(trickled)]))
+        if closed.done():
+            received, at = closed.result()
             seen.dropped += 1
-            seen.longest = max(seen.longest, time.monotonic() - started)
-        except OSError:  # reset by the server
-            seen.dropped += 1
-            seen.longest = max(seen.longest, time.monotonic() - started)
-        finally:
+            seen.longest = max(seen.longest, at - started)
             seen.answers.update(r.status for r in parse_responses(received)[0])
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
+        else:
+            closed.cancel()
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    stopping.cancel()
 
 
 SLOWLORIS = (b"POST /v1/score HTTP/1.1\r\nHost: gostop\r\nContent-Type: application/json\r\n", b"X-Slow: 1\r\n")
@@ -400,7 +417,11 @@ async def load(
         if writer is not None:
             writer.close()
 
-    await asyncio.gather(*(one(i) for i in range(connections)))
+    async def staggered(i: int) -> None:
+        await asyncio.sleep(i * 0.01)  # one by one, so that every worker gets a share
+        await one(i)
+
+    await asyncio.gather(*(staggered(i) for i in range(connections)))
 
 
 def mix(bodies: list[tuple[str, dict[str, object]]]) -> list[bytes]:
@@ -442,20 +463,26 @@ async def slow_clients(
     seconds: float,
     connections: int = 4,
     every: float = 0.5,
+    spread: float = 0.5,
     extra_load: Callable[[], Awaitable[object]] | None = None,
 ) -> SlowClients:
-    """Slowloris, slow-POST and idle keep-alive connections (each opened again when the server drops it)
-    while ``connections`` normal clients send ``requests`` for ``seconds``; ``extra_load`` runs alongside."""
+    """Slowloris, slow-POST and idle keep-alive connections (each opened again when the server drops it,
+    first opened over ``spread`` seconds) while ``connections`` normal clients send ``requests`` for
+    ``seconds``; ``extra_load`` runs alongside them."""
     kinds = {"slowloris": Hostility(), "slow POST": Hostility(), "idle keep-alive": Hostility()}
     stop = asyncio.Event()
-    attackers = [
-        asyncio.create_task(hostile(server.port, *shape, every, stop, kinds[kind]))
+    shapes = [
+        (kind, shape)
         for kind, shape, count in (
             ("slowloris", SLOWLORIS, slowloris),
             ("slow POST", SLOW_POST, slow_posts),
             ("idle keep-alive", IDLE, idle),
         )
         for _ in range(count)
+    ]
+    attackers = [
+        asyncio.create_task(hostile(server.port, *shape, every, stop, kinds[kind], spread * i / len(shapes)))
+        for i, (kind, shape) in enumerate(random.sample(shapes, len(shapes)))
     ]
     while sum(k.opened for k in kinds.values()) < slowloris + slow_posts + idle:  # every attacker is in
         await asyncio.sleep(0.05)
@@ -537,9 +564,12 @@ class Drain:
         return [f for f in self.load.failures if f.seen_at < self.last_listening]
 
 
-async def sigterm_during_load(server: Server, requests: list[bytes], *, connections: int, signal_at: float) -> Drain:
-    """Load until the server has exited; ``signal_at`` seconds in, SIGTERM its master. Clients whose
-    connection is closed open a new one, so they keep trying until the listener is gone."""
+async def sigterm_during_load(
+    server: Server, requests: list[bytes], *, connections: int, signal_at: float, idle: int = 0
+) -> Drain:
+    """Load until the server has exited, with ``idle`` kept-alive connections besides; ``signal_at`` seconds
+    in, SIGTERM its master. Clients whose connection is closed open a new one, so they keep trying until the
+    listener is gone."""
     assert server.proc is not None
     result = Load()
     exited = False
@@ -553,9 +583,11 @@ async def sigterm_during_load(server: Server, requests: list[bytes], *, connecti
                 last_listening = looked
             await asyncio.sleep(0.005)
 
+    stop_idle = asyncio.Event()
     running = asyncio.gather(
         load(server.port, requests, connections, lambda: exited, result, reconnect=lambda: not exited),
         watch_listener(),
+        *(hostile(server.port, *IDLE, 1.0, stop_idle, Hostility()) for _ in range(idle)),
     )
     await asyncio.sleep(signal_at)
     server.proc.send_signal(signal.SIGTERM)
@@ -563,6 +595,7 @@ async def sigterm_during_load(server: Server, requests: list[bytes], *, connecti
     exit_code = await asyncio.to_thread(server.proc.wait)
     exited_at = time.monotonic()
     exited = True
+    stop_idle.set()
     await running
     return Drain(signalled_at, exited_at, exit_code, last_listening, result)
 

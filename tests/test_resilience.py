@@ -5,7 +5,9 @@ settings. Small scale and short bounds here; `make chaos` runs the same scenario
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import resource
 import runpy
 import socket
 
@@ -145,6 +147,16 @@ def test_http_1_0_without_a_length_gets_a_problem_and_the_connection_closes(serv
     assert (response.status, response.headers["content-type"]) == (400, PROBLEM) and answer.closed
 
 
+def test_a_client_that_waits_for_100_continue_gets_it_then_its_answer(server):
+    body = json.dumps(SCORE_BODY).encode()
+    head = http_request("POST", "/v1/score", body, {"Content-Type": "application/json", "Expect": "100-continue"})
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(head[: -len(body)])
+        assert sock.recv(4096) == b"HTTP/1.1 100 Continue\r\n\r\n"  # the body is not read before this
+        sock.sendall(body)
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+
+
 def test_pipelined_requests_are_answered_in_order(server, client):
     requests = (
         http_request("GET", "/healthz", headers={"X-Request-ID": "first"})
@@ -220,6 +232,17 @@ def test_the_worker_and_its_bounds_come_from_the_environment(monkeypatch, tmp_pa
 
     conf["post_worker_init"](Started)
     assert Started.body_timeout == 3.5
+
+
+def test_worker_connections_fit_the_open_file_limit(monkeypatch, tmp_path):
+    from service.worker import REFUSAL_SLOTS
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        pytest.skip("no hard limit on open files here")
+    conf = _conf(monkeypatch, tmp_path, {"WORKER_CONNECTIONS": str(hard)})
+    assert conf["worker_connections"] + REFUSAL_SLOTS < hard
+    assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard  # the soft limit was raised to fit
 
 
 def test_the_worker_reads_ahead_exactly_the_body_the_service_accepts():
