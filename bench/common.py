@@ -118,14 +118,25 @@ def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) ->
         proc.wait(timeout=10)
 
 
-def wrk(base: str, requests: list[tuple[str, dict]], *, seconds: int, connections: int, threads: int = 1) -> dict:
-    """Drive the server at ``base`` with wrk, POSTing the (path, body) pairs in turn. Returns requests/s,
-    latencies (ms) and error counts: socket errors plus answers other than 2xx, and non-2xx alone."""
+def wrk(
+    base: str,
+    requests: list[tuple[str, dict]],
+    *,
+    seconds: int,
+    connections: int,
+    threads: int = 1,
+    pause_ms: int = 0,
+) -> dict:
+    """Drive the server at ``base`` with wrk, POSTing the (path, body) pairs in turn; with ``pause_ms`` each
+    connection waits that long after every answer (a steady load rather than as fast as the server goes).
+    Returns requests/s, latencies (ms) and error counts: socket errors plus answers other than 2xx, and
+    non-2xx alone."""
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "post.lua"
-        script.write_text(post_script(requests) + _DONE_LUA)
+        pause = f"delay = function() return {pause_ms} end\n" if pause_ms else ""
+        script.write_text(post_script(requests) + pause + _DONE_LUA)
         command = [
             "wrk",
             "-t",

@@ -502,6 +502,7 @@ class WorkerKill:
     killed_at: float
     load: Load
     replacement: int | None
+    replaced_after: float | None  # seconds from the kill until the master had forked the new worker
     metrics_before_kill: int
     metrics_after: int
 
@@ -527,19 +528,20 @@ async def kill_a_worker(
     held_by = {pid: client_ports_of(pid, server.port) for pid in workers_before}
     victim = max(workers_before, key=lambda pid: len(held_by[pid]))  # the worker holding the most connections
     held = held_by[victim]
+    await asyncio.sleep(0.05)  # the clients were held up by the looking: let them have requests under way again
     os.kill(victim, signal.SIGKILL)
     killed_at = time.monotonic()
-    await running
-    replacement = None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        workers = server.workers()
+    replacement, replaced_after = None, None
+    deadline = killed_at + 20
+    while replacement is None and time.monotonic() < deadline:
+        workers = await asyncio.to_thread(server.workers)
         if victim not in workers and len(workers) == server.expected_workers:
             (replacement,) = set(workers) - set(workers_before)
-            break
-        await asyncio.sleep(0.05)
+            replaced_after = time.monotonic() - killed_at
+        await asyncio.sleep(0.01)
+    await running
     after = await asyncio.to_thread(answered_by_metrics, server)
-    return WorkerKill(victim, held, killed_at, result, replacement, before, after)
+    return WorkerKill(victim, held, killed_at, result, replacement, replaced_after, before, after)
 
 
 @dataclass
@@ -587,7 +589,8 @@ async def sigterm_during_load(
     running = asyncio.gather(
         load(server.port, requests, connections, lambda: exited, result, reconnect=lambda: not exited),
         watch_listener(),
-        *(hostile(server.port, *IDLE, 1.0, stop_idle, Hostility()) for _ in range(idle)),
+        # opened over the seconds before the signal, so that some have just begun to wait when it comes
+        *(hostile(server.port, *IDLE, 1.0, stop_idle, Hostility(), signal_at * i / idle) for i in range(idle)),
     )
     await asyncio.sleep(signal_at)
     server.proc.send_signal(signal.SIGTERM)
