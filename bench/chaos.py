@@ -38,6 +38,8 @@ from hostile import (
     slow_clients,
 )
 
+from service.worker import REFUSAL_SLOTS  # found through common, which puts the project on sys.path
+
 BODIES = [("/v1/score", SCORE_BODY), ("/v1/settle", SETTLE_BODY), ("/v1/replay", REPLAY_BODY)]
 MIX = mix(BODIES)
 # The normal load beside the attackers: 16 wrk connections, each waiting 20 ms after an answer, so at most 800
@@ -147,7 +149,10 @@ def scenario_flood() -> None:
         count = capacity + 2000
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 256)), hard))
-        report = asyncio.run(flood(srv, count, hold=3))
+        # long enough for every worker to refuse the excess (each refuses REFUSAL_SLOTS at a time, lingering
+        # on each for up to half a second), short of KEEPALIVE, which closes the silent connections it holds
+        hold = min(4.5, 1 + (count - capacity) * 0.5 / (len(workers) * REFUSAL_SLOTS))
+        report = asyncio.run(flood(srv, count, hold=hold))
         time.sleep(1)
         after = srv.healthy() and srv.workers() == workers
         drops, ok = dropped(srv), clean(srv)

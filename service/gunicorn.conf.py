@@ -12,7 +12,7 @@ import shutil
 import sys
 import tempfile
 
-from service.worker import REFUSAL_SLOTS, Worker
+from service.worker import REFUSAL_SLOTS, Occupancy, Worker
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WORKERS", str(min(4, multiprocessing.cpu_count() * 2))))
@@ -71,13 +71,23 @@ else:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gostop-metrics-")
 
 
+# Which workers have room: a worker refuses connections only when none has (service/worker.py).
+occupancy = Occupancy()
+
+
+def pre_fork(server, worker):
+    """Give the worker about to be forked its slot in the shared occupancy."""
+    worker.occupancy, worker.slot = occupancy, occupancy.claim()
+
+
 def post_worker_init(worker):
     """Hand the worker the setting gunicorn has no name for."""
     worker.body_timeout = body_timeout
 
 
 def child_exit(server, worker):
-    """Forget a dead worker's live gauges (counters and histograms keep their totals)."""
+    """Free a dead worker's slot, and forget its live gauges (counters and histograms keep their totals)."""
     from prometheus_client import multiprocess
 
+    occupancy.release(worker.slot)
     multiprocess.mark_process_dead(worker.pid)

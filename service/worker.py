@@ -12,9 +12,10 @@ connection, by ``keepalive``. This class adds:
   ``body_timeout`` seconds of its headers; a late body is answered 408, a client that does not read its
   answer is cut off;
 - a clean refusal past the cap on open connections: gevent stops accepting while a worker holds
-  ``worker_connections``, so the other workers take new connections; when every worker is full, a connection
-  left waiting in the listen queue is answered 503 and closed, instead of waiting unseen for a free slot
-  (or being dropped by the kernel once the queue is full);
+  ``worker_connections``, so the other workers take new connections; when every worker is full (they say so
+  in an ``Occupancy`` the master shares with them), a connection left waiting in the listen queue is
+  answered 503 and closed, instead of waiting unseen for a free slot (or being dropped by the kernel once
+  the queue is full);
 - problem+json, like every other error of the service, for what gunicorn refuses before the application
   sees it (a garbage request line, headers over the limits).
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 from http import HTTPStatus
 from typing import Any
 
@@ -107,8 +109,37 @@ def _refuse(client: Any) -> None:
     util.close_graceful(client, timeout=_LINGER)
 
 
+class Occupancy:
+    """Which workers of a server have room, in memory the master shares with the workers it forks: the master
+    gives each worker a slot before forking it and frees the slot when the worker has exited (the config's
+    pre_fork and child_exit hooks); a worker marks its own slot full or not."""
+
+    FREE, ROOM, FULL = 0, 1, 2
+
+    def __init__(self, slots: int = 256) -> None:
+        self._slots = mmap.mmap(-1, slots)  # anonymous and shared: forked workers see the same bytes
+
+    def claim(self) -> int:
+        slot = self._slots.find(bytes([self.FREE]))
+        if slot < 0:
+            raise RuntimeError("no free worker slot")
+        self._slots[slot] = self.ROOM
+        return slot
+
+    def release(self, slot: int) -> None:
+        self._slots[slot] = self.FREE
+
+    def mark(self, slot: int, full: bool) -> None:
+        self._slots[slot] = self.FULL if full else self.ROOM
+
+    def every_worker_full(self) -> bool:
+        return self._slots.find(bytes([self.ROOM])) < 0
+
+
 class Worker(GeventWorker):
     body_timeout = 10.0  # seconds; service/gunicorn.conf.py sets it from BODY_TIMEOUT
+    occupancy: Occupancy | None = None  # and this, with the worker's ``slot`` (without them: a lone worker)
+    slot = 0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,13 +165,17 @@ class Worker(GeventWorker):
         gevent.spawn(self._turn_away)
         super().run()
 
+    def _every_worker_full(self) -> bool:
+        if self.open_connections < self.worker_connections:
+            return False
+        return self.occupancy is None or self.occupancy.every_worker_full()
+
     def _turn_away(self) -> None:
-        """While this worker is full, answer 503 to the connections waiting in the listen queue: a worker with
-        room would have taken them at once, so every worker is full."""
+        """While every worker is full, answer 503 to the connections waiting in the listen queue."""
         refusing = Pool(REFUSAL_SLOTS)
         while self.alive:
             gevent.sleep(TURN_AWAY_EVERY)
-            while self.alive and self.open_connections >= self.worker_connections and refusing.free_count():
+            while self.alive and self._every_worker_full() and refusing.free_count():
                 client = self._waiting_connection()
                 if client is None:
                     break
@@ -155,11 +190,18 @@ class Worker(GeventWorker):
         return None
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        self.open_connections += 1
+        self._count_connection(+1)
         try:
             super().handle(listener, client, addr)
         finally:
-            self.open_connections -= 1
+            self._count_connection(-1)
+
+    def _count_connection(self, change: int) -> None:
+        was_full = self.open_connections >= self.worker_connections
+        self.open_connections += change
+        full = self.open_connections >= self.worker_connections
+        if full != was_full and self.occupancy is not None:
+            self.occupancy.mark(self.slot, full)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         deadline = gevent.Timeout.start_new(self.body_timeout, _Late)

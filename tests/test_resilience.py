@@ -74,6 +74,20 @@ def test_connections_past_the_limit_are_answered_503_and_closed(tmp_path):
         assert_clean_log(server)
 
 
+def test_a_worker_refuses_only_when_no_worker_has_room():
+    from service.worker import Occupancy
+
+    occupancy = Occupancy(slots=3)
+    first, second = occupancy.claim(), occupancy.claim()
+    occupancy.mark(first, full=True)
+    assert not occupancy.every_worker_full()  # the second still has room
+    occupancy.mark(second, full=True)
+    assert occupancy.every_worker_full()
+    occupancy.release(second)  # it died: its slot is free, and a free slot is not room
+    assert occupancy.every_worker_full()
+    assert occupancy.claim() == second and not occupancy.every_worker_full()  # its replacement has room
+
+
 def test_a_refusal_is_a_problem_that_says_when_to_try_again(tmp_path):
     with (
         Server({"WORKERS": "1", "WORKER_CONNECTIONS": "1"}, tmp_path / "server.log") as server,
