@@ -17,7 +17,8 @@ from service.worker import REFUSAL_SLOTS, Occupancy, Worker
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WORKERS", str(min(4, multiprocessing.cpu_count() * 2))))
 worker_class = Worker
-# Open connections per worker; past it a new connection is answered 503 at once.
+# Open connections per worker: a full worker stops accepting and the others take new connections; when
+# every worker is full, a new connection is answered 503 at once.
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
 # An idle keep-alive connection is closed after this long, and a request's line and headers must arrive
 # within it. At least 1: gunicorn's gevent worker waits without a limit when keep-alive is off.

@@ -79,10 +79,10 @@ def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
     return "\r\n".join([*head, "", ""]).encode("latin-1") + body
 
 
-FULL = problem_response(
+FULL_503 = problem_response(
     HTTPStatus.SERVICE_UNAVAILABLE, "too many open connections: try again shortly", "Retry-After: 1"
 )
-LATE_BODY = problem_response(HTTPStatus.REQUEST_TIMEOUT, "the request body did not arrive in time")
+LATE_BODY_408 = problem_response(HTTPStatus.REQUEST_TIMEOUT, "the request body did not arrive in time")
 
 
 class _Late(BaseException):
@@ -105,7 +105,7 @@ def _receive_body(req: Any) -> None:
 
 def _refuse(client: Any) -> None:
     with contextlib.suppress(OSError):
-        util.write_nonblock(client, FULL)
+        util.write_nonblock(client, FULL_503)
     util.close_graceful(client, timeout=_LINGER)
 
 
@@ -211,7 +211,7 @@ class Worker(GeventWorker):
             except _Late:
                 self._count_drop("late-body")
                 with contextlib.suppress(OSError):
-                    util.write_nonblock(sock, LATE_BODY)
+                    util.write_nonblock(sock, LATE_BODY_408)
                 raise StopIteration from None  # gunicorn's keep-alive loop ends and closes the connection
             return bool(super().handle_request(listener_name, req, sock, addr))
         except _Late:
