@@ -72,8 +72,9 @@ else:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gostop-metrics-")
 
 
-# Which workers have room: a worker refuses connections only when none has (service/worker.py).
-occupancy = Occupancy()
+# How many connections each worker holds: they share new connections out, and refuse one only when every
+# worker is full (service/worker.py). A slot per worker, twice over for a reload's overlap.
+occupancy = Occupancy(slots=2 * workers + 2)
 
 
 def pre_fork(server, worker):

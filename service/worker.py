@@ -11,11 +11,14 @@ connection, by ``keepalive``. This class adds:
 - a deadline on the rest of a request: its body must arrive, and its answer be taken, within
   ``body_timeout`` seconds of its headers; a late body is answered 408, a client that does not read its
   answer is cut off;
-- a clean refusal past the cap on open connections: gevent stops accepting while a worker holds
-  ``worker_connections``, so the other workers take new connections; when every worker is full (they say so
-  in an ``Occupancy`` the master shares with them), a connection left waiting in the listen queue is
-  answered 503 and closed, instead of waiting unseen for a free slot (or being dropped by the kernel once
-  the queue is full);
+- connections shared out evenly: the workers write how many they hold into an ``Occupancy`` the master
+  shares with them, and one that holds more than the least busy pauses before it accepts again. Otherwise
+  the worker that wakes first takes a whole burst of new connections, and with keep-alive it keeps them:
+  eight benchmark connections all on one of two workers leave the other idle;
+- a clean refusal past the cap on open connections: a worker holding ``worker_connections`` stops
+  accepting, and when every worker is full a connection left waiting in the listen queue is answered 503
+  and closed, instead of waiting unseen for a free slot (or being dropped by the kernel once the queue is
+  full);
 - problem+json, like every other error of the service, for what gunicorn refuses before the application
   sees it (a garbage request line, headers over the limits).
 
@@ -27,12 +30,16 @@ from __future__ import annotations
 import contextlib
 import json
 import mmap
+import struct
+import time
+from functools import partial
 from http import HTTPStatus
 from typing import Any
 
 import gevent
 import gevent.select
 from gevent.pool import Pool
+from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http.body import LengthReader
 from gunicorn.http.errors import (
@@ -44,11 +51,14 @@ from gunicorn.http.errors import (
     ParseException,
     UnsupportedTransferCoding,
 )
+from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
 BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
 REFUSAL_SLOTS = 128  # connections a full worker may be refusing at once, beyond worker_connections
-TURN_AWAY_EVERY = 0.05  # seconds between looks at the listen queue while a worker is full
+LOOK_EVERY = 0.05  # seconds between a worker's looks at the others (and at the listen queue when all are full)
+BALANCE_SLACK = 2  # connections a worker may hold beyond the least busy one and still accept at once
+SHARE_PAUSE = 0.005  # seconds a worker holding more leaves new connections to the others
 _LINGER = 0.5  # seconds a refused connection is read from after its 503, so that closing it does not reset it
 _DETAIL_CHARS = 200  # how much of gunicorn's account of a malformed request a problem repeats
 
@@ -110,30 +120,40 @@ def _refuse(client: Any) -> None:
 
 
 class Occupancy:
-    """Which workers of a server have room, in memory the master shares with the workers it forks: the master
-    gives each worker a slot before forking it and frees the slot when the worker has exited (the config's
-    pre_fork and child_exit hooks); a worker marks its own slot full or not."""
+    """How many connections each worker of a server holds, in memory the master shares with the workers it
+    forks. The master gives each worker a slot before forking it and frees the slot when the worker has
+    exited (the config's pre_fork and child_exit hooks); a running worker writes its count and the time into
+    its slot. A worker that has not written for a second (still booting, or stuck) is left out of the sums."""
 
-    FREE, ROOM, FULL = 0, 1, 2
+    _RECORD = struct.Struct("qd")  # connections (-1: a free slot), when written (monotonic clock, shared)
+    FRESH = 1.0
 
-    def __init__(self, slots: int = 256) -> None:
-        self._slots = mmap.mmap(-1, slots)  # anonymous and shared: forked workers see the same bytes
+    def __init__(self, slots: int) -> None:
+        self._shared = mmap.mmap(-1, slots * self._RECORD.size)  # anonymous, shared with forked processes
+        for slot in range(slots):
+            self._RECORD.pack_into(self._shared, slot * self._RECORD.size, -1, 0.0)
 
     def claim(self) -> int:
-        slot = self._slots.find(bytes([self.FREE]))
-        if slot < 0:
-            raise RuntimeError("no free worker slot")
-        self._slots[slot] = self.ROOM
-        return slot
+        for slot, (connections, _) in enumerate(self._RECORD.iter_unpack(self._shared)):
+            if connections < 0:
+                self._RECORD.pack_into(self._shared, slot * self._RECORD.size, 0, 0.0)  # not fresh until it runs
+                return slot
+        raise RuntimeError("no free worker slot")
 
     def release(self, slot: int) -> None:
-        self._slots[slot] = self.FREE
+        self._RECORD.pack_into(self._shared, slot * self._RECORD.size, -1, 0.0)
 
-    def mark(self, slot: int, full: bool) -> None:
-        self._slots[slot] = self.FULL if full else self.ROOM
+    def report(self, slot: int, connections: int) -> None:
+        self._RECORD.pack_into(self._shared, slot * self._RECORD.size, connections, time.monotonic())
 
-    def every_worker_full(self) -> bool:
-        return self._slots.find(bytes([self.ROOM])) < 0
+    def others(self, slot: int) -> list[int]:
+        """The connections of every other running worker."""
+        now = time.monotonic()
+        return [
+            connections
+            for other, (connections, written) in enumerate(self._RECORD.iter_unpack(self._shared))
+            if other != slot and connections >= 0 and now - written < self.FRESH
+        ]
 
 
 class Worker(GeventWorker):
@@ -145,6 +165,7 @@ class Worker(GeventWorker):
         super().__init__(*args, **kwargs)
         self.open_connections = 0
         self.dropped: Any = None
+        self.servers: dict[Any, Any] = {}  # listening socket -> the gevent server accepting on it
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -161,47 +182,89 @@ class Worker(GeventWorker):
         if self.dropped is not None:
             self.dropped.labels(reason).inc()
 
-    def run(self) -> None:
-        gevent.spawn(self._turn_away)
-        super().run()
+    def _others(self) -> list[int]:
+        return self.occupancy.others(self.slot) if self.occupancy is not None else []
+
+    def holds_more_than_its_share(self) -> bool:
+        others = self._others()
+        return bool(others) and self.open_connections > min(others) + BALANCE_SLACK
 
     def _every_worker_full(self) -> bool:
-        if self.open_connections < self.worker_connections:
-            return False
-        return self.occupancy is None or self.occupancy.every_worker_full()
+        full = self.worker_connections
+        return self.open_connections >= full and all(connections >= full for connections in self._others())
 
-    def _turn_away(self) -> None:
-        """While every worker is full, answer 503 to the connections waiting in the listen queue."""
+    def run(self) -> None:
+        """gunicorn's gevent worker, with the connections shared out and refused as the module says."""
+        ssl = {"ssl_context": ssl_context(self.cfg)} if self.cfg.is_ssl else {}
+        for listener in self.sockets:
+            listener.setblocking(1)
+            pool = Pool(self.worker_connections)  # gevent stops accepting while it is full
+            server = StreamServer(listener, handle=partial(self.handle, listener), spawn=pool, **ssl)
+            server.max_accept = 1  # one at a time, so that a burst of connections is shared out
+            server.start()
+            self.servers[listener] = server
+        servers = list(self.servers.values())
+        gevent.spawn(self._look_around)
+        while self.alive:
+            self.notify()
+            gevent.sleep(1.0)
+        # SIGTERM: stop accepting, let every connection finish (gunicorn's keep-alive loop closes them
+        # once their answer is sent), and give up on those still open after the graceful timeout
+        for server in servers:
+            server.close()
+        deadline = time.monotonic() + self.cfg.graceful_timeout
+        while any(server.pool.free_count() != server.pool.size for server in servers):
+            if time.monotonic() > deadline:
+                self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
+                for server in servers:
+                    server.stop(timeout=1)
+                return
+            self.notify()
+            gevent.sleep(0.1)
+
+    def _look_around(self) -> None:
+        """Every LOOK_EVERY: tell the other workers how many connections this one holds (so they know it is
+        running), and while every worker is full, refuse what waits in the listen queue."""
         refusing = Pool(REFUSAL_SLOTS)
         while self.alive:
-            gevent.sleep(TURN_AWAY_EVERY)
+            if self.occupancy is not None:
+                self.occupancy.report(self.slot, self.open_connections)
             while self.alive and self._every_worker_full() and refusing.free_count():
                 client = self._waiting_connection()
                 if client is None:
                     break
                 self._count_drop("full")
                 refusing.spawn(_refuse, client)
+            gevent.sleep(LOOK_EVERY)
+
+    @staticmethod
+    def _resume(server: Any) -> None:
+        if not server.closed:
+            server.start_accepting()  # (gevent stops again by itself while the pool is full)
 
     def _waiting_connection(self) -> Any:
-        ready, _, _ = gevent.select.select(self.sockets, [], [], 0)
-        for listener in ready:
-            with gevent.Timeout(0.01, False):  # another worker may have taken it meanwhile
-                return listener.accept()[0]
+        with contextlib.suppress(OSError, ValueError):  # the listener closed: the worker is stopping
+            ready, _, _ = gevent.select.select(self.sockets, [], [], 0)
+            for listener in ready:
+                with gevent.Timeout(0.01, False):  # another worker may have taken it meanwhile
+                    return listener.accept()[0]
         return None
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         self._count_connection(+1)
+        if self.holds_more_than_its_share():
+            server = self.servers[listener]
+            server.stop_accepting()
+            gevent.spawn_later(SHARE_PAUSE, self._resume, server)
         try:
             super().handle(listener, client, addr)
         finally:
             self._count_connection(-1)
 
     def _count_connection(self, change: int) -> None:
-        was_full = self.open_connections >= self.worker_connections
         self.open_connections += change
-        full = self.open_connections >= self.worker_connections
-        if full != was_full and self.occupancy is not None:
-            self.occupancy.mark(self.slot, full)
+        if self.occupancy is not None:
+            self.occupancy.report(self.slot, self.open_connections)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         deadline = gevent.Timeout.start_new(self.body_timeout, _Late)
