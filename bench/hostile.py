@@ -362,14 +362,6 @@ class Load:
     answered_at: list[tuple[float, float, int]] = field(default_factory=list)  # (sent, answered, status)
     failures: list[Failure] = field(default_factory=list)
 
-    @property
-    def latencies_ms(self) -> list[float]:
-        return sorted((done - sent) * 1000 for sent, done, _ in self.answered_at)
-
-    def percentile_ms(self, p: float) -> float:
-        lat = self.latencies_ms
-        return lat[min(len(lat) - 1, int(len(lat) * p / 100))] if lat else 0.0
-
 
 async def load(
     port: int,
@@ -426,15 +418,6 @@ async def load(
 
 def mix(bodies: list[tuple[str, dict[str, object]]]) -> list[bytes]:
     return [http_request("POST", path, body) for path, body in bodies]
-
-
-async def run_for(seconds: float, *tasks: Callable[[asyncio.Event], Awaitable[None]]) -> None:
-    """Run each task (given a stop event) for ``seconds``, then set the event and wait for them all."""
-    stop = asyncio.Event()
-    running = [asyncio.create_task(task(stop)) for task in tasks]
-    await asyncio.sleep(seconds)
-    stop.set()
-    await asyncio.gather(*running)
 
 
 # --- scenarios -------------------------------------------------------------------------------------------
