@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi messages bench load clean chromium screenshots
+.PHONY: run test lint openapi messages bench load chaos wrk clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,15 +58,26 @@ messages: $(VENV)/.installed-dev
 	  --sort-output -o service/locale/messages.pot service/sentences.py
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/messages.pot -d service/locale
 
-bench: $(VENV)/.installed-dev
+# wrk drives bench, load and chaos. Debian packages it: installed here when missing and running as root.
+wrk:
+	@command -v wrk >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -qq wrk >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null; }
+	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+
+bench: $(VENV)/.installed-dev wrk
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/breakdown.py
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/worker_cpu.py
 	$(BIN)/python bench/page_load.py
 
-load: $(VENV)/.installed-dev
+load: $(VENV)/.installed-dev wrk
 	bench/load.sh
+
+# Hostile and faulty clients at full scale (issue 11), on loopback, about four minutes; the last lines printed are
+# the figures. The small-scale versions are in `make test` (tests/test_resilience.py).
+chaos: $(VENV)/.installed-dev wrk
+	$(BIN)/python bench/chaos.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

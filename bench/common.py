@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,13 +74,15 @@ def lua_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def post_script(paths_and_bodies: list[tuple[str, dict]]) -> str:
-    """A wrk script that POSTs the given bodies in turn (a mix when there are several)."""
+def post_script(paths_and_bodies: list[tuple[str, dict]], *, close: bool = False) -> str:
+    """A wrk script that POSTs the given bodies in turn (a mix when there are several); with ``close``, each
+    request asks for its connection to be closed after the answer."""
     entries = ",\n".join(f"  {{{lua_string(path)}, {lua_string(json.dumps(body))}}}" for path, body in paths_and_bodies)
+    headers = '{["Content-Type"] = "application/json"' + (', ["Connection"] = "close"' if close else "") + "}"
     return (
         f"local requests = {{\n{entries}\n}}\nlocal i = 0\n"
         "request = function()\n  i = i % #requests + 1\n"
-        '  return wrk.format("POST", requests[i][1], {["Content-Type"] = "application/json"}, requests[i][2])\nend\n'
+        f'  return wrk.format("POST", requests[i][1], {headers}, requests[i][2])\nend\n'
     )
 
 
@@ -106,26 +109,45 @@ def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) ->
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
-            with contextlib.suppress(OSError):
+            try:
                 urllib.request.urlopen(base + "/healthz", timeout=1)
                 break
+            except urllib.error.HTTPError:  # an answer all the same (the bare app has no /healthz)
+                break
+            except OSError:
+                pass
             if proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited for {app}")
             time.sleep(0.05)
+        # One worker answers; let the others finish booting too: wrk's connections are kept alive, and stay
+        # with the workers that were up when it started.
+        time.sleep(1.5)
         yield base
     finally:
         proc.terminate()
         proc.wait(timeout=10)
 
 
-def wrk(base: str, requests: list[tuple[str, dict]], *, seconds: int, connections: int, threads: int = 1) -> dict:
-    """Drive the server at ``base`` with wrk, POSTing the (path, body) pairs in turn. Returns requests/s,
-    latencies (ms) and error counts: socket errors plus answers other than 2xx, and non-2xx alone."""
+def wrk(
+    base: str,
+    requests: list[tuple[str, dict]],
+    *,
+    seconds: int,
+    connections: int,
+    threads: int = 1,
+    pause_ms: int = 0,
+    close: bool = False,
+) -> dict:
+    """Drive the server at ``base`` with wrk, POSTing the (path, body) pairs in turn; with ``pause_ms`` each
+    connection waits that long after every answer (a steady load rather than as fast as the server goes),
+    with ``close`` every request comes on a new connection. Returns requests/s, latencies (ms) and error
+    counts: socket errors plus answers other than 2xx, and non-2xx alone."""
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "post.lua"
-        script.write_text(post_script(requests) + _DONE_LUA)
+        pause = f"delay = function() return {pause_ms} end\n" if pause_ms else ""
+        script.write_text(post_script(requests, close=close) + pause + _DONE_LUA)
         command = [
             "wrk",
             "-t",

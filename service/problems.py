@@ -33,6 +33,7 @@ HTTP_CODES = {
     415: "unsupported-media-type",
     422: "validation-error",
     500: "internal-error",
+    503: "unavailable",
 }
 
 

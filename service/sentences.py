@@ -784,6 +784,7 @@ TITLES = {
     "unsupported-media-type": N_("Unsupported media type"),
     "bad-request": N_("Bad request"),
     "internal-error": N_("Internal server error"),
+    "unavailable": N_("Service unavailable"),
 }
 
 # What each refusal means: (code, why) -> sentence. ``why`` is the code itself unless a code has several.
@@ -805,6 +806,7 @@ DETAILS = {
     ("internal-error", "internal-error"): N_(
         "Something went wrong on our side; the request id identifies it in our logs"
     ),
+    ("unavailable", "draining"): N_("This copy of the service is about to stop; ask again, and another will answer"),
     # rules
     ("unknown-preset", "unknown-preset"): N_("There is no preset called {preset}"),
     ("unknown-knob", "unknown-knob"): N_("There is no house rule called {knob}"),

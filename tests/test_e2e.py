@@ -45,7 +45,7 @@ def server(server_stderr):
         try:
             requests.get(base + "/healthz", timeout=1)
             break
-        except requests.ConnectionError:
+        except requests.RequestException:  # refused, or accepted and not answered while the workers boot
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
                 pytest.fail("gunicorn did not start")

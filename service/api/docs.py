@@ -11,6 +11,8 @@ from flask import Response, current_app, jsonify, redirect, send_from_directory
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 
+from ..draining import draining
+from ..problems import Refusal
 from ..responses import HealthResponse
 
 blp = Blueprint("meta", __name__, description="Health, the OpenAPI document and its interactive page")
@@ -25,7 +27,9 @@ _INIT_JS = (STATIC_DIR / "init.js").read_bytes()
 @blp.doc(operationId="getHealth")
 @blp.alt_response(200, schema=HealthResponse, success=True, description="the service is up", example={"status": "ok"})
 def healthz() -> ResponseReturnValue:
-    """Liveness: answers while the process can serve requests."""
+    """Liveness and readiness: 200 while the process serves requests, 503 once it is draining before a stop."""
+    if draining():
+        raise Refusal(503, "draining")
     return jsonify(status="ok")
 
 
