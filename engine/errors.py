@@ -20,6 +20,7 @@ from typing import Any
 __all__ = ["CONTEXT_KEYS", "CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError"]
 
 CONTEXT_KEYS = ("move_index", "player", "card", "knob")
+_LONGEST = 80  # characters of a culprit named from the input: no id is longer, and a 64 KiB "id" is not echoed
 
 
 class GoStopError(ValueError):
@@ -31,7 +32,7 @@ class GoStopError(ValueError):
         if code is not None:
             self.code = code
         self.why = why or self.code
-        self.params = {k: v for k, v in params.items() if v is not None}
+        self.params = {k: _short(v) for k, v in params.items() if v is not None}
         self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
         super().__init__(self.code)
 
@@ -39,6 +40,12 @@ class GoStopError(ValueError):
         facts = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         what = self.code if self.why == self.code else f"{self.code} ({self.why})"
         return f"{what}: {facts}" if facts else what
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > _LONGEST:
+        return value[: _LONGEST - 3] + "..."
+    return value
 
 
 class RulesError(GoStopError):

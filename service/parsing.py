@@ -36,9 +36,10 @@ class JsonBodyParser(FlaskParser):
         def decorator(func: View) -> View:
             @functools.wraps(func)
             def wrapper(*args: Any, **kw: Any) -> Any:
-                if request.content_length is None and "chunked" in request.headers.get("Transfer-Encoding", ""):
-                    # Werkzeug reads no body without a length; say so instead of answering "malformed JSON"
-                    raise LengthRequired("send the body with a Content-Length header (chunked bodies are not read)")
+                if request.content_length is None:
+                    # a body is read only with its length (a chunked body, or an HTTP/1.0 one sent until the
+                    # connection closes, is not): say so, instead of answering "malformed JSON"
+                    raise LengthRequired()
                 try:
                     data = request.get_json()
                 except UnsupportedMediaType:

@@ -73,9 +73,30 @@ _REFUSALS: tuple[tuple[type[Exception], HTTPStatus], ...] = (
 )
 
 
+# The stable code of each answer the worker gives before the application sees the request.
+_CODES = {
+    HTTPStatus.BAD_REQUEST: "bad-request",
+    HTTPStatus.FORBIDDEN: "forbidden",
+    HTTPStatus.REQUEST_TIMEOUT: "request-timeout",
+    HTTPStatus.REQUEST_URI_TOO_LONG: "request-line-too-long",
+    HTTPStatus.EXPECTATION_FAILED: "expectation-failed",
+    HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: "headers-too-large",
+    HTTPStatus.INTERNAL_SERVER_ERROR: "internal-error",
+    HTTPStatus.NOT_IMPLEMENTED: "not-implemented",
+    HTTPStatus.SERVICE_UNAVAILABLE: "busy",
+}
+
+
 def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
-    """A whole HTTP/1.1 answer with a problem+json body (RFC 9457), closing the connection."""
-    problem = {"type": "about:blank", "title": status.phrase, "status": status.value, "detail": detail}
+    """A whole HTTP/1.1 answer with a problem+json body (RFC 9457), closing the connection. These come before
+    the application, so before the request's language is known: they are in English."""
+    problem = {
+        "type": "about:blank",
+        "title": status.phrase,
+        "status": status.value,
+        "detail": detail,
+        "code": _CODES.get(status, "bad-request"),
+    }
     body = json.dumps(problem).encode()
     head = [
         f"HTTP/1.1 {status.value} {status.phrase}",

@@ -1,24 +1,14 @@
 """End to end: the real gunicorn, with the project's config, on a free loopback port, spoken to with requests."""
 
-import os
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
+from bench.hostile import Server
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("gunicorn")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -28,32 +18,8 @@ def server_stderr(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(server_stderr):
-    port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2"}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    stderr = open(server_stderr, "wb")  # noqa: SIM115 - closed when the server stops
-    proc = subprocess.Popen(
-        [str(gunicorn), "-c", "service/gunicorn.conf.py", "service.wsgi:app"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=stderr,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            requests.get(base + "/healthz", timeout=1)
-            break
-        except requests.RequestException:  # refused, or accepted and not answered while the workers boot
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("gunicorn did not start")
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
-    stderr.close()
+    with Server({"WORKERS": "2"}, server_stderr) as running:
+        yield f"http://127.0.0.1:{running.port}"
 
 
 def test_healthz_over_gunicorn(server):

@@ -174,3 +174,10 @@ def test_counts_are_bounded(client, path, body, field):
 
 def test_non_json_content_type_is_415(client):
     assert_problem(client.post("/v1/score", data="cards=jan-bright", content_type="text/plain"), 415)
+
+
+def test_a_huge_culprit_is_named_briefly_not_echoed(client):
+    """A 60 KiB string where a card id goes is refused naming its start, not repeated in full (twice)."""
+    huge = "x" * 60_000
+    problem = assert_problem(client.post("/v1/score", json={"cards": [huge]}), 422, "unknown-card")
+    assert problem["card"] == "x" * 77 + "..." and len(client.post("/v1/score", json={"cards": [huge]}).data) < 1000

@@ -15,16 +15,13 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import requests
 
+from bench.hostile import Server
 from tests.conftest import ROOT, SPEC_DIR
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -67,40 +64,12 @@ def _skip_or_fail_without_a_browser() -> None:
     pytest.skip(f"BROWSER TESTS SKIPPED: {why}")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     """gunicorn with the project's config, as `make run` starts it, on a free loopback port."""
     _skip_or_fail_without_a_browser()
-    port = _free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2", "ACCESS_LOG_LEVEL": "WARNING"}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen(
-        [str(gunicorn), "-c", "service/gunicorn.conf.py", "service.wsgi:app"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            requests.get(base + "/healthz", timeout=2)
-            break
-        except requests.RequestException:  # not listening yet, or the workers are still booting
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("gunicorn did not start")
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with Server({"WORKERS": "2", "ACCESS_LOG_LEVEL": "WARNING"}) as running:
+        yield f"http://127.0.0.1:{running.port}"
 
 
 @pytest.fixture(scope="module")

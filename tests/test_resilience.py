@@ -158,14 +158,16 @@ def test_bad_bytes_get_a_clean_answer(server, name):
     if response.status >= 400:
         assert response.headers["content-type"] == PROBLEM
         assert response.json()["status"] == response.status and "Traceback" not in response.body.decode()
+        assert response.json()["code"], "every problem carries a code"
 
 
 def test_http_1_0_without_a_length_gets_a_problem_and_the_connection_closes(server):
     request = b'POST /v1/score HTTP/1.0\r\nContent-Type: application/json\r\n\r\n{"cards": ["jan-bright"]}'
     answer = exchange(server.port, request, half_close=True)
     (response,) = answer.responses
-    # no length, so no body: gunicorn reads a length-less request as bodiless, and the app says so
-    assert (response.status, response.headers["content-type"]) == (400, PROBLEM) and answer.closed
+    # no length, so no body: gunicorn reads a length-less request as bodiless, and the app asks for a length
+    assert (response.status, response.headers["content-type"]) == (411, PROBLEM) and answer.closed
+    assert response.json()["code"] == "length-required"
 
 
 def test_a_client_that_waits_for_100_continue_gets_it_then_its_answer(server):
