@@ -271,7 +271,7 @@ def disjoint(groups: Sequence[tuple[Place, Collection[Card]]]) -> list[CardSet]:
     out: list[CardSet] = []
     held = 0
     for _, cards in groups:
-        mask = reduce(or_, map(_BIT, cards), 0)
+        mask = cards.mask if isinstance(cards, CardSet) else reduce(or_, map(_BIT, cards), 0)
         if held & mask or mask.bit_count() != len(cards):  # a card held already, or listed twice in the group
             _name_the_repeat(groups)
         held |= mask
