@@ -24,6 +24,7 @@ from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 from service import answers, create_app, schemas
 from service.api import hands
 from service.api import replay as replay_view
+from service.i18n import words_for
 
 # endpoint -> (body, request schema, the view module and the name it calls the answer function by)
 CASES: dict[str, tuple[dict[str, Any], type, Any, str]] = {
@@ -87,12 +88,12 @@ def main() -> None:
         path = f"/v1/{name}"
         ours = environ_factory(path, body)
         bare = environ_factory(path, SCORE_BODY if name == "replay" else body)
-        answer = getattr(answers, answer_name)(schema_class().load(body))
+        answer = getattr(answers, answer_name)(schema_class().load(body), words_for(None))
         times: dict[str, list[float]] = {"bare": [], "whole": [], "no engine": [], "no engine, no schema": []}
         for _ in range(args.rounds):  # interleaved, and the lowest kept: noise only ever adds time
             times["bare"].append(per_request(bare_app.app, bare, args.requests))
             times["whole"].append(per_request(app, ours, args.requests))
-            with patched(view_module, answer_name, lambda _body, answer=answer: answer):
+            with patched(view_module, answer_name, lambda _body, _words, answer=answer: answer):
                 times["no engine"].append(per_request(app, ours, args.requests))
                 with patched(schema_class, "load", lambda _self, data, **_kw: data):
                     times["no engine, no schema"].append(per_request(app, ours, args.requests))

@@ -20,7 +20,7 @@ from functools import reduce
 from operator import attrgetter, or_
 from typing import NamedTuple
 
-from .errors import CardError
+from .errors import CardError, culprit
 
 __all__ = [
     "ANIMALS",
@@ -259,7 +259,7 @@ def _parse_naming_the_fault(ids: Iterable[str | Card], owner: Place | None) -> C
     for item in ids:
         card = item if isinstance(item, Card) else CARD_BY_ID.get(item) if isinstance(item, str) else None
         if card is None:
-            raise CardError("unknown-card", card=str(item), player=player, place=owner)
+            raise CardError("unknown-card", card=culprit(item), player=player, place=owner)
         if mask & card.bit:
             raise CardError("duplicate-card", why="listed-twice", card=card.id, player=player, place=owner)
         mask |= card.bit

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .cards import BONUS_CARDS, CARD_BY_ID, MONTH_CARDS, Card, CardSet, Kind, Place, disjoint
-from .errors import CardError, GoStopError, IllegalMoveError
+from .errors import CardError, GoStopError, IllegalMoveError, culprit
 from .rules import RuleSet
 
 __all__ = ["Deal", "check_deal", "chongtong_holders", "four_of_a_month", "read_deal"]
@@ -47,7 +47,7 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
             return tuple([CARD_BY_ID[x] for x in ids])
         except (KeyError, TypeError):  # not an id, or not even a string: name it
             unknown = next(x for x in ids if not isinstance(x, str) or x not in CARD_BY_ID)
-            raise _bad_deal("unknown-card", card=str(unknown), place=place) from None
+            raise _bad_deal("unknown-card", card=culprit(unknown), place=place) from None
 
     hands = data.get("hands")
     stock = data.get("stock")

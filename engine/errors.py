@@ -15,9 +15,10 @@ caller (the service has a catalog per language); ``str(error)`` is a compact for
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
-__all__ = ["CONTEXT_KEYS", "CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError"]
+__all__ = ["CONTEXT_KEYS", "CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError", "culprit"]
 
 CONTEXT_KEYS = ("move_index", "player", "card", "knob")
 _LONGEST = 80  # characters of a culprit named from the input: no id is longer, and a 64 KiB "id" is not echoed
@@ -40,6 +41,17 @@ class GoStopError(ValueError):
         facts = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         what = self.code if self.why == self.code else f"{self.code} ({self.why})"
         return f"{what}: {facts}" if facts else what
+
+
+_NAMING = reprlib.Repr()
+_NAMING.maxlevel, _NAMING.maxlist, _NAMING.maxdict = 3, 4, 4
+_NAMING.maxstring = _NAMING.maxother = _LONGEST
+
+
+def culprit(value: Any) -> str:
+    """How an error names a value given where a card id goes: a string as it is (cut to length later), anything
+    else by a short repr that stops a few levels down, however deep a hostile body nests it."""
+    return value if isinstance(value, str) else _NAMING.repr(value)
 
 
 def _short(value: Any) -> Any:

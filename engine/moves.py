@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .cards import CARD_BY_ID, Card
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, culprit
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
 
@@ -162,7 +162,7 @@ def _bad(index: int, player: str | None, why: str, **facts: Any) -> IllegalMoveE
 def _card(value: Any, name: str, index: int, player: str) -> Card:
     card = CARD_BY_ID.get(value) if isinstance(value, str) else None
     if card is None:
-        raise IllegalMoveError("unknown-card", move_index=index, player=player, card=str(value), field=name)
+        raise IllegalMoveError("unknown-card", move_index=index, player=player, card=culprit(value), field=name)
     return card
 
 

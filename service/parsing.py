@@ -36,9 +36,8 @@ class JsonBodyParser(FlaskParser):
         def decorator(func: View) -> View:
             @functools.wraps(func)
             def wrapper(*args: Any, **kw: Any) -> Any:
-                if request.content_length is None:
-                    # a body is read only with its length (a chunked body, or an HTTP/1.0 one sent until the
-                    # connection closes, is not): say so, instead of answering "malformed JSON"
+                if request.content_length is None and _sent_without_length():
+                    # a body is read only with its length: say so, instead of answering "malformed JSON"
                     raise LengthRequired()
                 try:
                     data = request.get_json()
@@ -58,21 +57,39 @@ class JsonBodyParser(FlaskParser):
         return decorator
 
 
+def _sent_without_length() -> bool:
+    """Whether a body may have come without a length: in chunks, or (HTTP/1.0) until the connection closes.
+
+    An HTTP/1.1 request with neither a length nor chunks has no body (RFC 9112 section 6.3), and is
+    answered as an empty body is.
+    """
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    return chunked or request.environ.get("SERVER_PROTOCOL") == "HTTP/1.0"
+
+
 # The fields of a request body that hold card ids (a list of them, an id, or, for hands, a map of lists).
 _CARD_FIELDS = {"cards", "captured", "layout", "stock", "hands", "shown", "play", "capture", "draw"}
 _CARD_FIELDS |= {"draw_capture", "shake", "bomb", "bonus", "bonus_flipped"}
 
 
-def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False) -> dict[str, list[str]]:
+# Card ids sit at most this deep in any request body (replay: moves.3.shake.0, deal.hands.A.0); below it
+# nothing is a card, and a walk as deep as a hostile body nests would exhaust the stack.
+_CARD_DEPTH = 4
+
+
+def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False, depth: int = 0) -> dict[str, list[str]]:
     """{field path: ["Not a card id."]} for each string where a card id goes that is not one."""
     out: dict[str, list[str]] = {}
+    if depth > _CARD_DEPTH:
+        return out
     if isinstance(data, dict):
         for key, value in data.items():
             inside = f"{path}.{key}" if path else str(key)
-            out.update(unknown_card_ids(value, inside, holds_cards or (key in _CARD_FIELDS and not holds_cards)))
+            holds = holds_cards or (key in _CARD_FIELDS and not holds_cards)
+            out.update(unknown_card_ids(value, inside, holds, depth + 1))
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            out.update(unknown_card_ids(value, f"{path}.{i}", holds_cards))
+            out.update(unknown_card_ids(value, f"{path}.{i}", holds_cards, depth + 1))
     elif holds_cards and isinstance(data, str) and data not in CARD_IDS:
         out[path] = ["Not a card id."]
     return out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -157,6 +159,16 @@ def test_deeply_nested_json_is_refused_early_not_a_crash(client):
     assert_problem(client.post("/v1/score", data=deep, content_type="application/json"), 400, "malformed-json")
     deep_in_field = b'{"cards": ' + b"[" * 3000 + b"]" * 3000 + b"}"
     assert_problem(client.post("/v1/score", data=deep_in_field, content_type="application/json"), 400)
+    # 1,000 levels parse, so they reach validation, whose report must not recurse as deep as the body
+    parses = b'{"cards": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+    assert_problem(client.post("/v1/score", data=parses, content_type="application/json"), 422, "validation-error")
+    # where the engine reads a card from a move, and names the culprit in its answer
+    log = json.loads((Path(__file__).parent / "data" / "bomb-2p-known.json").read_text())["request"]
+    log["moves"][0] = {**log["moves"][0], "shake": "DEEP"}
+    in_move = json.dumps(log).replace('"DEEP"', "[" * 1000 + "]" * 1000)
+    resp = client.post("/v1/replay", data=in_move, content_type="application/json")
+    assert_problem(resp, 422, "unknown-card")
+    assert resp.get_json()["move_index"] == 0 and len(resp.get_json()["card"]) < 80
 
 
 @pytest.mark.parametrize(

@@ -146,6 +146,8 @@ BAD_BYTES = {
         b'Transfer-Encoding: chunked\r\n\r\nd\r\n{"cards": []}\r\n0\r\n\r\n',
         {411},
     ),
+    # RFC 9112 6.3: an HTTP/1.1 request with neither a length nor chunks has an empty body, not a missing length
+    "HTTP/1.1 POST without a body": (b"POST /v1/settle HTTP/1.1\r\nHost: gostop\r\n\r\n", {400, 415}),
 }
 
 
