@@ -15,7 +15,6 @@ with thousands separators.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -95,16 +94,18 @@ class Words:
 
 
 class _Facts(dict[str, Any]):
-    """The facts of a sentence, each a Name a particle may follow. A fact a sentence asks for and was not
-    given shows as "?" rather than failing the answer (the catalog tests render every message)."""
+    """The facts of a sentence, each read as a Name a particle may follow. A fact a sentence asks for and was
+    not given shows as "?" rather than failing the answer (the catalog tests render every message)."""
 
-    def __init__(self, params: Mapping[str, Any]) -> None:
-        super().__init__(
-            (k, Name(v) if isinstance(v, (str, int)) and not isinstance(v, bool) else v) for k, v in params.items()
-        )
+    def __getitem__(self, key: str) -> Any:
+        # made a Name when the sentence reads it: most facts of an event or a check go unsaid
+        value = self.get(key, _UNKNOWN)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return Name(value)
+        return value
 
-    def __missing__(self, key: str) -> Name:
-        return Name("?")
+
+_UNKNOWN = Name("?")
 
 
 def _load(lang: str, path: Path) -> Words:

@@ -31,6 +31,9 @@ config = schemathesis.Config.from_dict(
 )
 schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=config)
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "60"))
+# The same cases on every run, so that a clean clone's CI passes or fails as this machine did; explore new
+# ones with GOSTOP_FUZZ_RANDOM=1 (and more of them with GOSTOP_FUZZ_EXAMPLES=500).
+DERANDOMIZE = not os.environ.get("GOSTOP_FUZZ_RANDOM")
 
 
 def schema_valid_data_passes_the_schema_layer(ctx, response, case):
@@ -53,6 +56,6 @@ def problems_are_problem_json(ctx, response, case):
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=DERANDOMIZE)
 def test_api_conforms_to_its_schema(case):
     case.call_and_validate(additional_checks=[schema_valid_data_passes_the_schema_layer, problems_are_problem_json])
