@@ -15,6 +15,7 @@ with thousands separators.
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -84,13 +85,33 @@ class Words:
         self._translations = translations
 
     def say(self, message: str, /, **params: Any) -> str:
-        return self._translations.gettext(message).format_map(_Facts(params))
+        return _fill(self._translations.gettext(message), params)
 
     def plural(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
-        return self._translations.ngettext(singular, plural, n).format_map(_Facts({**params, "n": n}))
+        return _fill(self._translations.ngettext(singular, plural, n), {**params, "n": n})
 
     def __repr__(self) -> str:
         return f"Words({self.lang!r})"
+
+
+def _fill(text: str, params: dict[str, Any]) -> str:
+    return text.format_map(_Facts(params) if _has_spec(text) else _Plain(params))
+
+
+@lru_cache(maxsize=4096)  # keyed by the catalogs' own sentences: a few hundred
+def _has_spec(text: str) -> bool:
+    """Whether a sentence formats a fact with a spec (a particle, thousands separators): those need Names."""
+    return _SPEC.search(text) is not None
+
+
+_SPEC = re.compile(r"\{[^{}:]*:[^{}]+\}")
+
+
+class _Plain(dict[str, Any]):
+    """The facts of a sentence that formats none of them with a spec: read as they are."""
+
+    def __missing__(self, key: str) -> Name:
+        return _UNKNOWN
 
 
 class _Facts(dict[str, Any]):
