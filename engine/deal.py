@@ -111,11 +111,14 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> dict[Place
 def four_of_a_month(cards: CardSet) -> int | None:
     """The month of which all four cards are among ``cards`` (on the layout: ``floor_four``; in a dealt hand:
     chongtong, RULES.md 4), if any."""
-    for month in range(1, 13):
-        members = MONTH_CARDS[month].mask
-        if cards.mask & members == members:
+    mask = cards.mask
+    for month, members in _MONTH_MASKS:
+        if mask & members == members:
             return month
     return None
+
+
+_MONTH_MASKS = tuple((month, MONTH_CARDS[month].mask) for month in range(1, 13))
 
 
 def chongtong_holders(hands: Mapping[str, CardSet]) -> list[tuple[str, int]]:
