@@ -81,6 +81,7 @@ def handle_http(error: HTTPException) -> Response:
     if status == 422 and messages:
         # webargs nests errors under the location ("json"); the body is the only location we read
         errors = {**_flatten(messages.get("json", messages)), **messages.get("cards", {})}
+        errors = {path: [sentences.field_message(w, m) for m in said] for path, said in errors.items()}
         return problem(422, {**_http_problem(w, 422, "validation-error"), "errors": errors})
     if status == 400 and messages:
         return problem(400, _http_problem(w, 400, "malformed-json"))

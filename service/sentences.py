@@ -9,6 +9,7 @@ codes stay in the machine fields of an answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -1038,3 +1039,54 @@ def _words_for_facts(w: Words, params: Mapping[str, Any]) -> dict[str, Any]:
 
 def _is_card(value: Any) -> bool:
     return isinstance(value, Card) or (isinstance(value, str) and value in CARD_NAMES)
+
+
+# --- what the request schemas say of a field ---------------------------------------------------------------
+
+# The messages of marshmallow and of the service's own fields, as they come (their text is the message id);
+# those with numbers or choices are read back by a pattern into the message with placeholders.
+_FIELD_MESSAGES = frozenset(
+    {
+        N_("Not a valid string."),
+        N_("Not a valid integer."),
+        N_("Not a valid number."),
+        N_("Not a valid boolean."),
+        N_("Not a valid list."),
+        N_("Not a valid mapping type."),
+        N_("Invalid input type."),
+        N_("Invalid value."),
+        N_("Field may not be null."),
+        N_("Missing data for required field."),
+        N_("Unknown field."),
+        N_("Not a card id."),
+        N_("Not a valid move object."),
+        N_("must be a preset name or an object of knob overrides"),
+    }
+)
+_FIELD_PATTERNS = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"Length must be between (?P<min>\d+) and (?P<max>\d+)\.\Z", N_("Length must be between {min} and {max}.")),
+        (r"Longer than maximum length (?P<max>\d+)\.\Z", N_("Longer than maximum length {max}.")),
+        (r"Shorter than minimum length (?P<min>\d+)\.\Z", N_("Shorter than minimum length {min}.")),
+        (
+            r"Must be greater than or equal to (?P<min>-?\d+) and less than or equal to (?P<max>-?\d+)\.\Z",
+            N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+        ),
+        (r"Must be greater than or equal to (?P<min>-?\d+)\.\Z", N_("Must be greater than or equal to {min}.")),
+        (r"Must be less than or equal to (?P<max>-?\d+)\.\Z", N_("Must be less than or equal to {max}.")),
+        (r"Must be one of: (?P<choices>.*)\.\Z", N_("Must be one of: {choices}.")),
+    )
+)
+
+
+def field_message(w: Words, message: str) -> str:
+    """A request schema's message about a field, in the asked language (one this table does not know stays as
+    it came)."""
+    if message in _FIELD_MESSAGES:
+        return w.say(message)
+    for pattern, said in _FIELD_PATTERNS:
+        found = pattern.match(message)
+        if found:
+            return w.say(said, **found.groupdict())
+    return message

@@ -231,3 +231,27 @@ def test_no_sentence_of_a_simulated_hand_shows_an_identifier(client, lang, prese
             refused = client.post("/v1/replay", json={**body, "moves": [wrong]}, headers=headers)
             assert refused.status_code == 422
             assert_spoken(refused.get_json(), f"{preset} seed {seed} refused")
+
+
+def test_schema_messages_follow_the_language_and_keep_their_paths(client):
+    """API.md v1.1: every sentence of an answer in the asked language, the field messages of a 422 included.
+    The paths (machine fields) are the same in both; English keeps marshmallow's own words."""
+    body = {
+        "players": [{"id": "", "captured": ["jan-bright", "no-such-card"], "go_count": 99, "shakes": "2"}],
+        "winner": None,
+        "stake": -1,
+        "rules": 7,
+        "extra": True,
+    }
+    answers = {
+        lang: client.post("/v1/settle", json=body, headers={"Accept-Language": lang}).get_json()
+        for lang in ("en", "ko")
+    }
+    en, ko = answers["en"]["errors"], answers["ko"]["errors"]
+    assert set(en) == set(ko) and len(en) >= 6
+    assert en["players.0.go_count"] == ["Must be greater than or equal to 0 and less than or equal to 20."]
+    assert ko["players.0.go_count"] == ["0 이상 20 이하여야 합니다."]
+    assert en["players.0.captured.1"] == ["Not a card id."] and ko["players.0.captured.1"] == ["화투패 ID가 아닙니다."]
+    assert en["extra"] == ["Unknown field."] and ko["extra"] == ["알 수 없는 항목입니다."]
+    for path, said in ko.items():
+        assert all(re.search("[가-힣]", m) for m in said), (path, said, en[path])
