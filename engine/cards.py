@@ -148,6 +148,11 @@ class Place(NamedTuple):
 _BIT = attrgetter("bit")
 
 
+def _mask_of(cards: Iterable[Card]) -> int:
+    """The bits of the cards OR-ed together (a repeated card sets its own bit again, never the next one's)."""
+    return reduce(or_, map(_BIT, cards), 0)
+
+
 class CardSet:
     """An immutable set of cards over a bitmask: ``in``, ``len``, iteration in catalog order, set operators.
 
@@ -160,7 +165,7 @@ class CardSet:
     mask: int
 
     def __init__(self, cards: Iterable[Card] = ()) -> None:
-        self.mask = reduce(or_, map(_BIT, cards), 0)
+        self.mask = _mask_of(cards)
 
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
@@ -247,7 +252,7 @@ def parse_cards(ids: Iterable[str | Card], *, owner: Place | None = None) -> Car
         cards = [item if type(item) is Card else CARD_BY_ID[item] for item in items]  # type: ignore[index]
     except (KeyError, TypeError):  # an id that is no card (or not even a string): name it below
         cards = []
-    mask = reduce(or_, map(_BIT, cards), 0)
+    mask = _mask_of(cards)
     if len(cards) == len(items) and mask.bit_count() == len(items):  # every card found, and none twice
         return CardSet.from_mask(mask)
     return _parse_naming_the_fault(items, owner)
@@ -271,7 +276,7 @@ def disjoint(groups: Sequence[tuple[Place, Collection[Card]]]) -> list[CardSet]:
     out: list[CardSet] = []
     held = 0
     for _, cards in groups:
-        mask = cards.mask if isinstance(cards, CardSet) else reduce(or_, map(_BIT, cards), 0)
+        mask = cards.mask if isinstance(cards, CardSet) else _mask_of(cards)
         if held & mask or mask.bit_count() != len(cards):  # a card held already, or listed twice in the group
             _name_the_repeat(groups)
         held |= mask

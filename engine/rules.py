@@ -186,12 +186,18 @@ KNOBS: dict[str, Knob] = {
 }
 
 
+# What no knob changes, for the sets each rule set derives (built once here, not per rule set)
+_MONTH_CARDS = CardSet(c for c in CARDS if c.kind is not Kind.BONUS)
+_BONUS_WORTH_2 = CardSet(c for c in BONUS_CARDS if c.junk_units == 2)
+_BONUS_WORTH_3 = CardSet(c for c in BONUS_CARDS if c.junk_units == 3)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """The effective value of every knob; build one with ``resolve``. Field docs live in ``KNOBS``.
 
     A few facts follow from the knobs and are worked out once, when the rule set is built: the cards in
-    play (``deck``), what each junk card is worth (``junk_units``), and what each event steals.
+    play (``deck``), what each junk card is worth (``junk_masks``), and what each event steals.
     """
 
     preset: str
@@ -237,27 +243,20 @@ class RuleSet:
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
     unused_bonus: CardSet = field(init=False, repr=False, compare=False)
-    junk_units: tuple[tuple[CardSet, int], ...] = field(init=False, repr=False, compare=False)
-    """The junk cards grouped by what each is worth (RULES.md 1), cheapest first; the cup is not among them."""
     junk_masks: tuple[int, int, int] = field(init=False, repr=False, compare=False)
-    """The masks of the junk cards worth 1, 2 and 3 units: ``junk_units`` as the scoring reads it."""
+    """The masks of the junk cards worth 1, 2 and 3 units (RULES.md 1), cheapest first; the cup is not among
+    them."""
     hand_size: int = field(init=False, repr=False, compare=False)
     layout_size: int = field(init=False, repr=False, compare=False)
     _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         put = object.__setattr__  # the record is frozen: these are set once, here
-        bonus = CardSet(c for c in CARDS if c.id in self.bonus_cards)
-        put(self, "deck", CardSet(c for c in CARDS if c.kind is not Kind.BONUS) | bonus)
+        bonus = CardSet(c for c in BONUS_CARDS if c.id in self.bonus_cards)
+        put(self, "deck", _MONTH_CARDS | bonus)
         put(self, "unused_bonus", BONUS_CARDS - bonus)
-        doubles = DOUBLE_JUNK if self.double_junk else CardSet()
-        units = (
-            (JUNK - doubles, 1),
-            (doubles | CardSet(c for c in BONUS_CARDS if c.junk_units == 2), 2),
-            (CardSet(c for c in BONUS_CARDS if c.junk_units == 3), 3),
-        )
-        put(self, "junk_units", units)
-        put(self, "junk_masks", tuple(group.mask for group, _ in units))
+        doubles = DOUBLE_JUNK.mask if self.double_junk else 0
+        put(self, "junk_masks", (JUNK.mask & ~doubles, doubles | _BONUS_WORTH_2.mask, _BONUS_WORTH_3.mask))
         put(self, "hand_size", HAND_SIZE.get(self.players, 0))
         put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
         steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}

@@ -169,16 +169,17 @@ def evaluate(cards: CardSet, rules: RuleSet, sep_animal_as: str | None = None) -
     mask = cards.mask
     found, animals, units, placement = _tally(mask, rules, sep_animal_as)
     brights = mask & _BRIGHTS
+    n_brights, n_animals, n_ribbons = brights.bit_count(), animals.bit_count(), (mask & _RIBBONS).bit_count()
     return Score(
         sum(points for _, points, _ in found),
-        tuple(Item._make(item) for item in found),
-        brights.bit_count(),
-        animals.bit_count(),
-        (mask & _RIBBONS).bit_count(),
+        tuple(map(Item._make, found)),
+        n_brights,
+        n_animals,
+        n_ribbons,
         units,
         placement,
         bool(brights & _RAIN),
-        _shortfalls(mask, brights.bit_count(), animals.bit_count(), units),
+        _shortfalls(mask, n_brights, n_animals, n_ribbons, units),
     )
 
 
@@ -202,7 +203,7 @@ def score(cards: Iterable[Card | str], rules: RuleSet, *, sep_animal_as: str | N
     return evaluate(held, rules, sep_animal_as)
 
 
-def _shortfalls(mask: int, brights: int, animals: int, units: int) -> tuple[Shortfall, ...]:
+def _shortfalls(mask: int, brights: int, animals: int, ribbons: int, units: int) -> tuple[Shortfall, ...]:
     """The combinations that one more card (or junk unit) would make score, or score more for brights.
 
     Only combinations that do not score yet are listed (a scoring one grows by a point per card anyway),
@@ -215,7 +216,7 @@ def _shortfalls(mask: int, brights: int, animals: int, units: int) -> tuple[Shor
         out.append(Shortfall(Combination.ANIMALS, 4, 5, 1))
     if (mask & _GODORI).bit_count() == 2:
         out.append(Shortfall(Combination.GODORI, 2, 3, _GODORI_POINTS))
-    if (mask & _RIBBONS).bit_count() == 4:
+    if ribbons == 4:
         out.append(Shortfall(Combination.RIBBONS, 4, 5, 1))
     for name, members, points in _SETS:
         if (mask & members).bit_count() == 2:

@@ -122,8 +122,6 @@ class Table:
     def reveal(self, cards: Iterable[Card], move_index: int | None) -> None:
         """Cards come into view (played from a hidden hand, flipped from a hidden stock, shown)."""
         unseen = self.unseen.mask
-        if not unseen:  # a known deal: every card was seen at the deal
-            return
         for card in cards:
             if unseen & card.bit:
                 unseen &= ~card.bit
@@ -145,8 +143,8 @@ class Table:
             have_all = victim.captured_mask
             taken = 0
             owed = units
-            for group, value in self.rules.junk_units:  # cheapest first
-                have = have_all & group.mask
+            for value, group in enumerate(self.rules.junk_masks, start=1):  # cheapest first
+                have = have_all & group
                 while have and owed > 0:
                     low = have & -have
                     taken |= low

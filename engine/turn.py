@@ -20,6 +20,12 @@ __all__ = ["Turn"]
 BONUS = Kind.BONUS
 
 
+def _three_of_a_month(cards: tuple[Card, ...]) -> bool:
+    """Three different month cards of one month: what a shake shows and a bomb plays (RULES.md 5)."""
+    month = cards[0].month if cards else 0
+    return len(cards) == 3 and len(set(cards)) == 3 and all(c.month == month and c.kind is not BONUS for c in cards)
+
+
 class Turn:
     """One turn of one seat. ``flip_due``: the seat must use a held flip turn now (RULES.md 5).
 
@@ -106,9 +112,9 @@ class Turn:
         cards = move.shake
         if not table.rules.allow_shake:
             raise self.fail("shake-not-allowed", why="shake-off")
-        month = cards[0].month if cards else 0
-        if len(cards) != 3 or len(set(cards)) != 3 or any(c.month != month or c.kind is BONUS for c in cards):
+        if not _three_of_a_month(cards):
             raise self.fail("shake-not-allowed", why="not-three-of-a-month", cards=list(cards))
+        month = cards[0].month
         if move.play not in cards:
             raise self.fail("shake-not-allowed", move.play, why="plays-another", cards=list(cards))
         if table.layout[month]:
@@ -129,9 +135,9 @@ class Turn:
         cards = move.bomb
         if not table.rules.allow_bomb:
             raise self.fail("bomb-not-allowed", why="bomb-off")
-        month = cards[0].month
-        if len(cards) != 3 or len(set(cards)) != 3 or any(c.month != month or c.kind is BONUS for c in cards):
+        if not _three_of_a_month(cards):
             raise self.fail("bomb-not-allowed", why="not-three-of-a-month", cards=list(cards))
+        month = cards[0].month
         if len(table.layout[month]) != 1:
             raise self.fail("bomb-not-allowed", why="fourth-not-alone", month=month, layout=list(table.layout[month]))
         self._take_from_hand(cards, "bomb")
