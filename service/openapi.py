@@ -48,9 +48,9 @@ def tidy(spec: dict[str, Any]) -> dict[str, Any]:
             operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/RequestId"})
             for response in operation.get("responses", {}).values():
                 if "$ref" not in response:
-                    response.setdefault("headers", {})[REQUEST_ID] = header_ref
+                    response.setdefault("headers", {})[REQUEST_ID] = dict(header_ref)  # no YAML aliases
     for response in components.get("responses", {}).values():
-        response.setdefault("headers", {})[REQUEST_ID] = header_ref
+        response.setdefault("headers", {})[REQUEST_ID] = dict(header_ref)
     _drop_unused_schemas(spec)
     return spec
 

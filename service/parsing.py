@@ -20,7 +20,8 @@ from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
 from engine import CARDS
 
-CARD_IDS = frozenset(card.id for card in CARDS)
+CARD_IDS = frozenset(card.id for card in CARDS)  # for membership; schemas.CARD_IDS is the documented enum
+
 
 View = Callable[..., Any]
 
@@ -85,7 +86,7 @@ def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False, depth
     if isinstance(data, dict):
         for key, value in data.items():
             inside = f"{path}.{key}" if path else str(key)
-            holds = holds_cards or (key in _CARD_FIELDS and not holds_cards)
+            holds = holds_cards or key in _CARD_FIELDS
             out.update(unknown_card_ids(value, inside, holds, depth + 1))
     elif isinstance(data, list):
         for i, value in enumerate(data):

@@ -968,6 +968,7 @@ _MOVE_FIELDS = {
     "call": N_("the call"),
     "sep_animal_as": N_("the cup declaration"),
 }
+_FIELD_NAMES = {**_FIELDS, **_MOVE_FIELDS}  # a field of the body or of a move, as a fact of a refusal
 
 
 def place(w: Words, p: Place) -> str:
@@ -1024,8 +1025,7 @@ def _words_for_facts(w: Words, params: Mapping[str, Any]) -> dict[str, Any]:
         elif key == "knob":
             out[key] = w.say(KNOB_NAMES[value]) if value in KNOB_NAMES else str(value)
         elif key == "field":
-            names = {**_FIELDS, **_MOVE_FIELDS}
-            out[key] = w.say(names[value]) if value in names else str(value)
+            out[key] = w.say(_FIELD_NAMES[value]) if value in _FIELD_NAMES else str(value)
         elif key == "outcome":
             out[key] = w.say(OUTCOME_NAMES[value]) if value in OUTCOME_NAMES else str(value)
         elif key == "players" and isinstance(value, list):

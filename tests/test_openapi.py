@@ -1,5 +1,7 @@
 """openapi.yaml: generated from the app, committed, valid, and every example true."""
 
+import re
+
 import pytest
 import yaml
 from openapi_spec_validator import validate
@@ -22,6 +24,11 @@ def spec(generated):
 def test_committed_openapi_yaml_is_what_the_app_generates(generated):
     committed = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
     assert committed == generated, "openapi.yaml is stale: run `make openapi` and commit it"
+
+
+def test_the_document_has_no_yaml_anchors(generated):
+    """Client generators read plain YAML: a node shared in the generated dict must not become an alias."""
+    assert not re.search(r"(?m)(: |- )[&*]id\d+", generated)
 
 
 def test_served_document_is_the_committed_one(client):

@@ -21,7 +21,7 @@ from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..i18n import negotiate
+from ..i18n import words_for
 
 LANGUAGES = ("en", "ko")  # the first is the default
 BOOKS = {"en": "RULES.md", "ko": "RULES.ko.md"}
@@ -154,7 +154,7 @@ blp = Blueprint("rulebook", __name__)
 def rules_page() -> ResponseReturnValue:
     """The rule book; ``?lang=ko`` or ``?lang=en`` overrides Accept-Language."""
     lang = request.args.get("lang", "")
-    page = PAGES.get(lang) or PAGES.get(negotiate(request.headers.get("Accept-Language"))) or PAGES[LANGUAGES[0]]
+    page = PAGES.get(lang) or PAGES.get(words_for(request.headers.get("Accept-Language")).lang) or PAGES[LANGUAGES[0]]
     response = Response(page.html, mimetype="text/html")
     response.headers["Content-Language"] = page.lang
     response.vary.add("Accept-Language")

@@ -8,11 +8,14 @@ from flask_smorest import Blueprint
 
 from engine import PRESETS
 
-from ..i18n import LANGUAGES, request_words
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
 from ..problems import Refusal
 from ..render import echo, presets_json
 from ..responses import PresetsResponse
 from ..schemas import RulesSchema
+
+# The presets never change: their answer in each language is made once.
+PRESETS_BODY = {lang: presets_json(w) for lang, w in LANGUAGES.items()}
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Rule presets and their knobs")
 
@@ -20,11 +23,11 @@ blp = Blueprint("rules", __name__, url_prefix="/v1", description="Rule presets a
 @blp.route("/rules", methods=["GET"])
 @blp.doc(operationId="listPresets")
 @blp.alt_response(
-    200, schema=PresetsResponse, success=True, description="the presets", example=presets_json(LANGUAGES["en"])
+    200, schema=PresetsResponse, success=True, description="the presets", example=PRESETS_BODY[DEFAULT_LANGUAGE]
 )
 def list_presets() -> ResponseReturnValue:
     """The named presets, the rules each plays, and how many players it is for."""
-    return jsonify(presets_json(request_words()))
+    return jsonify(PRESETS_BODY[request_words().lang])
 
 
 @blp.route("/rules/<string:preset>", methods=["GET"])
