@@ -672,7 +672,7 @@ def test_rules_5_the_stock_top_taken_for_a_bonus_card_counts_for_the_shake():
         frozenset({"jul-animal", "jul-ribbon", "jul-junk-1"})
     }
     state.apply(shakes[0])
-    assert [e.type for e in state.events] == ["bonus", "shake"] and seat_of(state, "A").shakes == 1
+    assert [e.type for e in state.events] == ["bonus", "shake"] and state.table.seat("A").shakes == 1
 
 
 def test_rules_5_a_flipped_bonus_card_given_as_the_draw():
@@ -696,7 +696,3 @@ def test_a_card_already_seen_says_where_and_since_when():
     err = illegal([*played[:1], m("B", "nov-junk-1", "apr-junk-2")], "card-already-seen", 1)
     assert err.params["seen"] == Place("layout", None, 0)
     assert detail(err).endswith("on the layout (seen since move number 1)")
-
-
-def seat_of(state, pid):
-    return next(s for s in state.seats if s.id == pid)

@@ -37,28 +37,12 @@ def _placeholders(text: str) -> dict[str, set[str]]:
 def test_the_template_holds_exactly_the_sentences_of_the_code(tmp_path):
     """``make messages`` keeps service/locale/messages.pot in step with service/sentences.py."""
     fresh = tmp_path / "messages.pot"
-    subprocess.run(
-        [
-            Path(sys.executable).parent / "pybabel",
-            "extract",
-            "--no-default-keywords",
-            "-k",
-            "N_",
-            "-k",
-            "say",
-            "-k",
-            "plural:1,2",
-            "--no-location",
-            "--omit-header",
-            "--sort-output",
-            "-o",
-            str(fresh),
-            "service/sentences.py",
-        ],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    extract = re.search(r"^EXTRACT := (.+)$", makefile, re.M).group(1).split()
+    target = r"^\t\$\(BIN\)/\$\(EXTRACT\) -o service/locale/messages.pot service/sentences.py$"
+    assert re.search(target, makefile, re.M), "make messages must run $(EXTRACT)"
+    command = [str(Path(sys.executable).parent / extract[0]), *extract[1:], "-o", str(fresh), "service/sentences.py"]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
     assert {m.id for m in _read(fresh) if m.id} == {m.id for m in _read(TEMPLATE) if m.id}, "run make messages"
 
 
