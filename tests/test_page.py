@@ -406,11 +406,7 @@ def test_follow_a_live_game(table):
     t = table
     t.refusals_expected = True  # one mistake is entered on purpose
     names = t.names[:2]
-    t.open("live")
-    for card in LIVE_LOG["deal"]["layout"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-key="live-start"]')
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t)
     t.shot("live-start")
     moves = [_named(m, names) for m in LIVE_LOG["moves"]]
     for i, move in enumerate(moves):
@@ -428,7 +424,7 @@ def test_follow_a_live_game(table):
         if i == 5:
             # undo the last entry, then enter it again
             t.click('[data-key="undo"]')
-            t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
+            _wait_moves(t, 4)
             _enter(t, moves[4])
         if i == 8:
             # what the last turn caused is said above the prompt, where the person entering is looking
@@ -448,7 +444,7 @@ def test_follow_a_live_game(table):
         if move.get("call") == "go":
             assert t.page.locator(".if-go").get_attribute("data-go-count") == "1"
         _enter(t, move)
-        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+        _wait_moves(t, i + 1)
     t.page.wait_for_selector(".finished .ruling")
     assert t.page.locator(".moves > li").count() == len(moves) >= 15 + 2
 
@@ -497,18 +493,28 @@ def test_live_shows_known_cards_of_a_hidden_hand(table):
     assert sorted(known) == ["sep-junk-1", "sep-ribbon"]  # shown by the shake, not yet played
 
 
+def _start_live(t: Table, layout=None) -> None:
+    """Open the live tab, tap the layout cards of the deal, start the hand and wait for the first turn."""
+    t.open("live")
+    for card in LIVE_LOG["deal"]["layout"] if layout is None else layout:
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')  # at the foot of a long grid of cards
+    t.page.wait_for_selector("#turn-prompt")
+
+
+def _wait_moves(t: Table, n: int) -> None:
+    """Wait until the page lists ``n`` entered moves."""
+    t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {n}")
+
+
 def _play_until(t: Table, stop) -> None:
     names = t.names[:2]
-    t.open("live")
-    for card in LIVE_LOG["deal"]["layout"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-key="live-start"]')
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t)
     for i, move in enumerate(LIVE_LOG["moves"]):
         if stop(move):
             return
         _enter(t, _named(move, names))
-        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+        _wait_moves(t, i + 1)
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
@@ -561,11 +567,7 @@ def _in_sight(t: Table, selector: str) -> bool:
 def test_live_keeps_the_turn_in_sight_on_a_phone(table):
     t = table
     names = t.names[:2]
-    t.open("live")
-    for card in LIVE_LOG["deal"]["layout"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-key="live-start"]')  # at the foot of a long grid of cards
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t)
     assert _in_sight(t, "#turn-prompt")
     for i, move in enumerate(LIVE_LOG["moves"]):
         if move.get("call"):
@@ -579,7 +581,7 @@ def test_live_keeps_the_turn_in_sight_on_a_phone(table):
             _card(t, move["draw"])
         else:
             _enter(t, _named(move, names))
-        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+        _wait_moves(t, i + 1)
     else:
         pytest.fail("the log has no call")
 
@@ -588,18 +590,14 @@ def test_live_keeps_the_turn_in_sight_on_a_phone(table):
 def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     t = table
     names = t.names[:2]
-    t.open("live")
-    for card in LIVE_LOG["deal"]["layout"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-key="live-start"]')
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t)
     move = _named(LIVE_LOG["moves"][0], names)
     _card(t, move["play"])
     t.click(f'[data-choice="{move["capture"]}"]')
     _card(t, move["bonus_flipped"][0])
     with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
         t.page.locator(f'.entry [data-card="{move["draw"]}"]').dblclick()
-    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    _wait_moves(t, 1)
     t.page.wait_for_timeout(300)  # a second replay, had the second tap made one, would be in by now
     # the second tap is not B's played card: B's turn starts afresh
     assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
@@ -611,29 +609,24 @@ def test_live_flip_only_turn_after_a_bomb(table):
     """RULES.md 5: a bomb leaves flip turns, used at any later turn (bomb_flip_timing any) instead of a card."""
     t = table
     a, b = t.names[:2]
-    t.open("live")
-    for card in ["jan-bright", "feb-junk-1", "mar-junk-1", "apr-junk-1", "may-junk-1", "jun-junk-1", "jul-junk-1"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-card="aug-junk-1"]')
-    t.click('[data-key="live-start"]')
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t, ["jan-bright", *(f"{m}-junk-1" for m in ("feb", "mar", "apr", "may", "jun", "jul", "aug"))])
     assert t.page.locator('[data-key="flip-only"]').count() == 0  # no bomb yet
     t.click('[data-key="bomb"]')
     for card in ("jan-ribbon", "jan-junk-1", "jan-junk-2"):
         _card(t, card)
     with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
         _card(t, "sep-junk-1")
-    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 1")
+    _wait_moves(t, 1)
     _card(t, "oct-junk-1")
     with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
         _card(t, "oct-junk-2")
-    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 2")
+    _wait_moves(t, 2)
     # A still holds hand cards and may use a flip turn instead
     t.click('[data-key="flip-only"]')
     assert _step_now(t) == "draw"
     body = _sent(t, "/v1/replay", lambda: _card(t, "nov-junk-1"))
     assert body["moves"][-1] == {"player": a, "flip": True, "draw": "nov-junk-1"}
-    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 3")
+    _wait_moves(t, 3)
     assert b in t.page.locator("#turn-prompt").inner_text()
 
 
@@ -649,18 +642,14 @@ def test_live_shake_after_a_bonus_card_from_hand(table):
         {"player": a, "play": "jul-ribbon", "draw": "feb-animal"},
         {"player": b, "bonus": "bonus-3", "shake": ["jun-animal", "jun-ribbon", "jun-junk-1"], "play": "jun-animal"},
     ]
-    t.open("live")
-    for card in [*layout, "may-junk-2"]:
-        t.click(f'[data-card="{card}"]')
-    t.click('[data-key="live-start"]')
-    t.page.wait_for_selector("#turn-prompt")
+    _start_live(t, [*layout, "may-junk-2"])
     for i, move in enumerate(moves[:3]):
         _enter(t, move)
-        t.page.wait_for_function(f"() => document.querySelectorAll('.moves > li').length === {i + 1}")
+        _wait_moves(t, i + 1)
     _enter(t, moves[3])
     body = _sent(t, "/v1/replay", lambda: _card(t, "jan-ribbon"))
     assert body["moves"][-1] == {**moves[3], "draw": "jan-ribbon"}
-    t.page.wait_for_function("() => document.querySelectorAll('.moves > li').length === 4")
+    _wait_moves(t, 4)
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
