@@ -1,20 +1,13 @@
-"""Helpers shared by the benchmarks: request bodies, a gunicorn launcher and a wrk runner."""
+"""Helpers shared by the benchmarks: request bodies and a wrk runner (the server: hostile.serving)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,48 +77,6 @@ def post_script(paths_and_bodies: list[tuple[str, dict]], *, close: bool = False
         "request = function()\n  i = i % #requests + 1\n"
         f'  return wrk.format("POST", requests[i][1], {headers}, requests[i][2])\nend\n'
     )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def gunicorn(app: str, workers: int, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run ``app`` under the project's gunicorn config on a free loopback port; yields the base URL."""
-    port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers), **(extra_env or {})}
-    env["PYTHONPATH"] = f"{ROOT}:{ROOT / 'bench'}"
-    exe = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen(
-        [str(exe), "-c", "service/gunicorn.conf.py", app],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except urllib.error.HTTPError:  # an answer all the same (the bare app has no /healthz)
-                break
-            except OSError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited for {app}")
-            time.sleep(0.05)
-        # One worker answers; let the others finish booting too: wrk's connections are kept alive, and stay
-        # with the workers that were up when it started.
-        time.sleep(1.5)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def wrk(

@@ -100,9 +100,13 @@ def client_ports_of(pid: int, port: int) -> set[int]:
 
 
 class Server:
-    """gostop under gunicorn as `make run` starts it, with ``env`` added to the environment (PORT is free)."""
+    """gostop (or ``app``) under gunicorn as `make run` starts it, with ``env`` added to the environment (PORT
+    is free). Entered, it returns once every worker has loaded the app."""
 
-    def __init__(self, env: dict[str, str] | None = None, log_path: Path | None = None) -> None:
+    def __init__(
+        self, env: dict[str, str] | None = None, log_path: Path | None = None, app: str = "service.wsgi:app"
+    ) -> None:
+        self.app = app
         self.port = free_port()
         self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), **(env or {})}
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # a fresh metrics directory per server
@@ -115,20 +119,20 @@ class Server:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [str(gunicorn), "-c", "service/gunicorn.conf.py", "service.wsgi:app"],
+                [str(gunicorn), "-c", "service/gunicorn.conf.py", self.app],
                 cwd=ROOT,
                 env=self.env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
         deadline = time.monotonic() + 30
-        while not (self.healthy() and len(self.workers()) == self.expected_workers):
+        while not (self.answering() and len(self.workers()) == self.expected_workers):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.kill()
                 raise RuntimeError(f"gunicorn did not start:\n{self.log()}")
             time.sleep(0.05)
         for _ in range(self.expected_workers * 4):  # every worker has loaded the app (each answers in turn)
-            self.healthy()
+            self.answering()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -142,12 +146,19 @@ class Server:
     def workers(self) -> list[int]:
         return children(self.pid)
 
-    def healthy(self) -> bool:
+    def _health(self) -> int | None:
+        """The status GET /healthz answers (the bare app of the benchmarks answers 404), or None."""
         try:
             answer = exchange(self.port, http_request("GET", "/healthz", keep_alive=False), expect=1, timeout=2)
         except OSError:
-            return False
-        return bool(answer.responses) and answer.responses[0].status == 200
+            return None
+        return answer.responses[0].status if answer.responses else None
+
+    def healthy(self) -> bool:
+        return self._health() == 200
+
+    def answering(self) -> bool:
+        return self._health() is not None
 
     def get(self, path: str) -> Response:
         (response,) = exchange(self.port, http_request("GET", path, keep_alive=False), expect=1).responses
@@ -164,6 +175,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+@contextlib.contextmanager
+def serving(app: str, workers: int, env: dict[str, str] | None = None) -> Iterator[str]:
+    """For the benchmarks: ``app`` (bench/ is on its path) with ``workers`` workers, all up; yields the base URL."""
+    env = {"WORKERS": str(workers), "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", **(env or {})}
+    with Server(env, app=app) as server:
+        yield f"http://{HOST}:{server.port}"
 
 
 # --- raw HTTP --------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, gunicorn, wrk
+from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
+from hostile import serving
 
 
 def main() -> None:
@@ -24,9 +25,9 @@ def main() -> None:
     for name, body in cases:
         # the baseline for replay too is the bare app on the score body, as the issue sets it
         bare_body = SCORE_BODY if name == "replay" else body
-        with gunicorn("bare_app:app", args.workers) as base:
+        with serving("bare_app:app", args.workers) as base:
             bare = wrk(base, [(f"/v1/{name}", bare_body)], seconds=args.seconds, connections=args.connections)
-        with gunicorn("service.wsgi:app", args.workers, env) as base:
+        with serving("service.wsgi:app", args.workers, env) as base:
             ours = wrk(base, [(f"/v1/{name}", body)], seconds=args.seconds, connections=args.connections)
         assert ours["non_2xx"] == 0 and ours["errors"] == 0, ours
         results[name] = (ours, bare)

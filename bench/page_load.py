@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import gunicorn
+from hostile import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
@@ -25,7 +25,7 @@ def main() -> None:
 
     ready_ms: list[float] = []
     transferred: list[int] = []
-    with gunicorn("service.wsgi:app", 2, {"ACCESS_LOG_LEVEL": "WARNING"}) as base, sync_playwright() as pw:
+    with serving("service.wsgi:app", 2, {"ACCESS_LOG_LEVEL": "WARNING"}) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for _ in range(args.loads):
             context = browser.new_context(viewport={"width": 360, "height": 640}, locale="ko")

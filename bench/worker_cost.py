@@ -17,8 +17,8 @@ import argparse
 import os
 import statistics
 
-from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, gunicorn, wrk
-from hostile import children, cpu_seconds
+from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
+from hostile import children, cpu_seconds, serving
 
 # name: (environment, a new connection for every request)
 MODELS = {
@@ -30,18 +30,21 @@ APPS = ("bare_app:app", "service.wsgi:app")
 
 
 def measure(
-    app: str, path: str, body: dict, model: tuple[dict[str, str], bool], args: argparse.Namespace
-) -> tuple[float, float]:
-    """Requests a second, and worker CPU microseconds a request."""
+    app: str, cases: list[tuple[str, dict]], model: tuple[dict[str, str], bool], args: argparse.Namespace
+) -> list[tuple[float, float]]:
+    """For each (path, body) in turn on one server: requests a second, and worker CPU microseconds a request."""
     env, close = model
-    with gunicorn(app, args.workers, env) as base:
+    out = []
+    with serving(app, args.workers, env) as base:
         (master,) = children(os.getpid())
         workers = children(master)
-        before = cpu_seconds(workers)
-        stats = wrk(base, [(path, body)], seconds=args.seconds, connections=args.connections, close=close)
-        used = cpu_seconds(workers) - before
-    assert stats["errors"] == 0 and stats["non_2xx"] == 0, stats
-    return stats["rps"], used / stats["requests"] * 1e6
+        for path, body in cases:
+            before = cpu_seconds(workers)
+            stats = wrk(base, [(path, body)], seconds=args.seconds, connections=args.connections, close=close)
+            used = cpu_seconds(workers) - before
+            assert stats["errors"] == 0 and stats["non_2xx"] == 0, stats
+            out.append((stats["rps"], used / stats["requests"] * 1e6))
+    return out
 
 
 def main() -> None:
@@ -54,12 +57,12 @@ def main() -> None:
     cases = [("score", SCORE_BODY), ("settle", SETTLE_BODY), ("replay", REPLAY_BODY)]
     seen: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
     for _ in range(args.rounds):
-        for name, body in cases:
-            for model, settings in MODELS.items():
-                for app in APPS:
-                    # the replay baseline is the bare app on the score body, as http_bench.py has it
-                    sent = SCORE_BODY if name == "replay" and app == APPS[0] else body
-                    seen.setdefault((name, model, app), []).append(measure(app, f"/v1/{name}", sent, settings, args))
+        for model, settings in MODELS.items():
+            for app in APPS:
+                # the replay baseline is the bare app on the score body, as http_bench.py has it
+                sent = [(f"/v1/{n}", SCORE_BODY if n == "replay" and app == APPS[0] else b) for n, b in cases]
+                for (name, _), result in zip(cases, measure(app, sent, settings, args), strict=True):
+                    seen.setdefault((name, model, app), []).append(result)
     print(f"{args.rounds} rounds of {args.seconds} s, {args.workers} workers, wrk with {args.connections} connections")
     print(
         f"{'endpoint':10} {'worker':16} {'gostop req/s':>13} {'bare req/s':>11} {'ratio':>6} {'rounds':>24} "

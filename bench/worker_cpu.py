@@ -14,7 +14,8 @@ import argparse
 import os
 import subprocess
 
-from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, gunicorn, wrk
+from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
+from hostile import serving
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -32,7 +33,7 @@ def _workers(app: str) -> list[int]:
 
 
 def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) -> float:
-    with gunicorn(app, 1, env) as base:
+    with serving(app, 1, env) as base:
         pids = _workers(app)
         before = _cpu_seconds(pids)
         stats = wrk(base, [(path, body)], seconds=seconds, connections=8)
