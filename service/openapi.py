@@ -11,6 +11,7 @@ carries is declared, and schemas nothing refers to are left out.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]
@@ -68,18 +69,36 @@ def _typed_nulls(node: Any) -> Any:
     return node
 
 
+_SCHEMA_REF = "#/components/schemas/"
+
+
+def _refs(node: Any) -> Iterator[str]:
+    """Every ``$ref`` in a part of the document."""
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            yield node["$ref"]
+        for value in node.values():
+            yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
 def _drop_unused_schemas(spec: dict[str, Any]) -> None:
+    """Keep the schemas the operations (and the other components) reach, directly or through other schemas."""
     schemas = spec["components"].get("schemas", {})
-    while True:
-        text = yaml.safe_dump({k: v for k, v in spec.items() if k != "components"}) + yaml.safe_dump(
-            {k: v for k, v in spec["components"].items() if k != "schemas"}
-        )
-        text += "".join(yaml.safe_dump(s) for s in schemas.values())
-        unused = [name for name in schemas if f"#/components/schemas/{name}'" not in text]
-        if not unused:
-            return
-        for name in unused:
-            del schemas[name]
+    outside = {k: v for k, v in spec.items() if k != "components"}
+    outside["components"] = {k: v for k, v in spec["components"].items() if k != "schemas"}
+    reached: set[str] = set()
+    todo = [outside]
+    while todo:
+        for ref in _refs(todo.pop()):
+            name = ref.removeprefix(_SCHEMA_REF)
+            if ref.startswith(_SCHEMA_REF) and name in schemas and name not in reached:
+                reached.add(name)
+                todo.append(schemas[name])
+    for name in [name for name in schemas if name not in reached]:
+        del schemas[name]
 
 
 def openapi_yaml(app: Flask) -> str:
