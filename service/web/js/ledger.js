@@ -32,7 +32,6 @@ export function ledgerContext() {
   return { players: ledger.players, preset: ledger.preset, stake: ledger.stake, nagari_streak: trailingNagari() };
 }
 
-// Add a settled hand (from Settle or a finished live game). Refused when the ledger has other players.
 // The rules that multiplied a hand's payments (피박 ×2, 나가리 ×2 ...), once each: why a row is more than its score.
 function multipliers(payments) {
   const seen = new Map();
@@ -44,6 +43,7 @@ function multipliers(payments) {
   return [...seen];
 }
 
+// Add a settled hand (from Settle or a finished live game). Refused when the ledger has other players.
 export function addHand({ players, preset, stake, settlement, instant_payments }) {
   if (ledger.hands.length === 0) {
     ledger.players = [...players];

@@ -84,6 +84,16 @@ async function replay(moves) {
   }
 }
 
+// The same, with the entry closed meanwhile: a tap while the service answers is not a second move.
+async function replayBusy(moves) {
+  busy = true;
+  try {
+    return await replay(moves);
+  } finally {
+    busy = false;
+  }
+}
+
 async function probeStop() {
   // an older service has no next.if_stop: a replay of the log with the stop call gives the same settlement
   const next = state.answer && state.answer.next;
@@ -111,12 +121,7 @@ async function submit(move) {
   document.querySelector(".entry")?.setAttribute("aria-busy", "true");
   state.draft = {};
   const moves = [...state.moves, move];
-  let result;
-  try {
-    result = await replay(moves);
-  } finally {
-    busy = false;
-  }
+  const result = await replayBusy(moves);
   if (result.offline) {
     state.moves = moves; // kept: checked when the service is back
     state.pending += 1;
@@ -168,13 +173,7 @@ async function undo() {
   } else if (state.moves.length) {
     const moves = state.moves.slice(0, -1);
     state.pending = Math.max(0, state.pending - 1);
-    busy = true;
-    let result;
-    try {
-      result = await replay(moves);
-    } finally {
-      busy = false;
-    }
+    const result = await replayBusy(moves);
     state.moves = moves;
     if (result.answer) {
       state.answer = result.answer;
