@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import resource
 import shutil
 import signal
@@ -34,6 +33,7 @@ from hostile import (
     kill_a_worker,
     mix,
     rss_kib,
+    server_errors,
     sigterm_during_load,
     slow_clients,
 )
@@ -60,15 +60,7 @@ def server(name: str, env: dict[str, str] | None = None) -> Server:
 
 
 def dropped(srv: Server) -> dict[str, int]:
-    text = srv.get("/metrics").body.decode()
-    return {
-        k: int(float(v)) for k, v in re.findall(r'gostop_connections_dropped_total\{reason="([^"]+)"\} (\S+)', text)
-    }
-
-
-def server_errors(srv: Server) -> int:
-    text = srv.get("/metrics").body.decode()
-    return int(sum(float(v) for v in re.findall(r'gostop_requests_total\{[^}]*status="5\d\d"\} (\S+)', text)))
+    return {labels["reason"]: int(v) for labels, v in srv.samples("gostop_connections_dropped_total")}
 
 
 def clean(srv: Server) -> bool:

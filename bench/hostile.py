@@ -15,7 +15,6 @@ import itertools
 import json
 import os
 import random
-import re
 import signal
 import socket
 import subprocess
@@ -26,6 +25,8 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -163,6 +164,11 @@ class Server:
     def get(self, path: str) -> Response:
         (response,) = exchange(self.port, http_request("GET", path, keep_alive=False), expect=1).responses
         return response
+
+    def samples(self, name: str) -> list[tuple[dict[str, str], float]]:
+        """The samples of one metric in /metrics (e.g. ``gostop_requests_total``): (labels, value) each."""
+        text = self.get("/metrics").body.decode()
+        return [(s.labels, s.value) for f in text_string_to_metric_families(text) for s in f.samples if s.name == name]
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -442,11 +448,15 @@ def mix(bodies: list[tuple[str, dict[str, object]]]) -> list[bytes]:
 # --- scenarios -------------------------------------------------------------------------------------------
 
 
+def server_errors(srv: Server) -> int:
+    """Requests answered 5xx, as /metrics counted them over every worker the server has had."""
+    return int(sum(v for labels, v in srv.samples("gostop_requests_total") if labels["status"].startswith("5")))
+
+
 def answered_by_metrics(server: Server, status: str = "200") -> int:
     """POST requests with ``status`` that /metrics has counted, over every worker the server has had."""
-    text = server.get("/metrics").body.decode()
-    pattern = rf'gostop_requests_total\{{endpoint="/v1/\w+",method="POST",status="{status}"\}} (\S+)'
-    return int(sum(float(v) for v in re.findall(pattern, text)))
+    samples = server.samples("gostop_requests_total")
+    return int(sum(v for labels, v in samples if labels["method"] == "POST" and labels["status"] == status))
 
 
 @dataclass

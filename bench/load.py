@@ -8,17 +8,11 @@ Usage: python bench/load.py [--seconds 60] [--connections 16] [--workers 2]
 from __future__ import annotations
 
 import argparse
-import re
-import urllib.request
 
-from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, gunicorn, wrk
+from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
+from hostile import HOST, Server, server_errors
 
 MIX = [("/v1/score", SCORE_BODY), ("/v1/settle", SETTLE_BODY), ("/v1/replay", REPLAY_BODY)]
-
-
-def server_errors(base: str) -> int:
-    text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()
-    return int(sum(float(v) for v in re.findall(r'gostop_requests_total\{[^}]*status="5\d\d"\} (\S+)', text)))
 
 
 def main() -> int:
@@ -28,9 +22,10 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    with gunicorn("service.wsgi:app", args.workers, {"ACCESS_LOG_LEVEL": "WARNING"}) as base:
+    with Server({"WORKERS": str(args.workers), "ACCESS_LOG_LEVEL": "WARNING"}) as srv:
+        base = f"http://{HOST}:{srv.port}"
         stats = wrk(base, MIX, seconds=args.seconds, connections=args.connections, threads=args.threads)
-        fivexx = server_errors(base)
+        fivexx = server_errors(srv)
     print(f"{args.seconds} s, {args.connections} connections, {args.workers} workers, mix of score/settle/replay")
     print(
         f"requests {stats['requests']:.0f}  throughput {stats['rps']:.0f} req/s  "

@@ -4,7 +4,10 @@ import ast
 import json
 import re
 import shlex
+import subprocess
+import sys
 
+import pytest
 from dockerfile_parse import DockerfileParser
 
 from tests.conftest import ROOT
@@ -215,3 +218,15 @@ def test_the_page_and_the_catalogs_ship_in_the_package():
     shipped = {p for pattern in patterns for p in service.glob(pattern) if p.is_file()}
     needed = {p for folder in ("web", "static", "locale") for p in (service / folder).rglob("*") if p.is_file()}
     assert needed and needed <= shipped, sorted(str(p.relative_to(service)) for p in needed - shipped)
+
+
+BENCH_SCRIPTS = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if "def main(" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("script", BENCH_SCRIPTS)
+def test_every_benchmark_script_finds_what_it_imports(script):
+    """The benchmarks run by hand (make bench, load, chaos), not in this suite: a helper renamed or moved under
+    them must fail here, not on the next person's machine. Each is imported as its command line imports it."""
+    check = f"import sys; sys.path.insert(0, 'bench'); import {script}; assert callable({script}.main)"
+    done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
