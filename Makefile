@@ -11,12 +11,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The install compiles the engine in place with mypyc where a C compiler is there (setup.py; GOSTOP_PURE=1 for the
+# pure-Python engine). Python prefers a compiled module to its source, so an edited engine source installs again
+# (engine/build.py refuses a stale compiled engine to anyone who skips make).
+ENGINE := $(filter-out engine/__init__.py engine/build.py engine/simulate.py,$(wildcard engine/*.py))
+WHICH_ENGINE := $(BIN)/python -c 'import engine; print("gostop: the engine is", "compiled" if engine.COMPILED else "pure Python")'
+
+$(VENV)/.installed: pyproject.toml setup.py $(ENGINE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	@$(WHICH_ENGINE)
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml setup.py $(ENGINE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(WHICH_ENGINE)
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
@@ -25,8 +33,13 @@ run: $(VENV)/.installed
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
 # The browser tests (tests/test_page.py, Debian's Chromium: see the chromium target) run in a pass of their own
 # too: beside them on two cores, Chromium starves the other servers' start-up checks.
+# The engine's tests run twice: on the installed (compiled) engine, and on its Python sources.
+ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tests/test_scoring.py \
+	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
+	tests/test_rulings.py tests/test_logs.py
 test: $(VENV)/.installed-dev chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
+	GOSTOP_TEST_ENGINE=pure $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
 	$(BIN)/python -m pytest tests/test_page.py
 	$(BIN)/python -m pytest tests/test_fuzz.py
 
@@ -81,4 +94,4 @@ chaos: $(VENV)/.installed-dev wrk
 	$(BIN)/python bench/chaos.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build engine/*.so

@@ -1,7 +1,7 @@
 """gostop's rules engine: Go-Stop and Matgo scoring, settlement and move-log replay.
 
-A library first: pure Python, no I/O, no web framework. The rule book is RULES.md; each module owns one
-concept and explains its Korean terms once:
+A library first: plain typed Python (compiled by mypyc where a C compiler is there: ``COMPILED``), no I/O, no
+web framework. The rule book is RULES.md; each module owns one concept and explains its Korean terms once:
 
     cards       the deck: Card, CardSet (a set of cards over a bitmask), the named sets, parse_cards
     rules       knobs and presets: RuleSet, resolve, PRESETS
@@ -16,10 +16,13 @@ concept and explains its Korean terms once:
     replay      replaying a log: replay, Replay
     simulate    seeded random hands (python -m engine.simulate)
     errors      what the engine refuses: GoStopError and its tree, each with a stable code
+    record      the base of the records of facts (Score, Check, Event, ...)
+    build       which build runs (compiled or pure), and the refusal of a stale compiled one
 
 The engine states facts (codes, cards, numbers); sentences for people are made from them elsewhere.
 """
 
+from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
 from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
 from .deal import Deal, read_deal
 from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
@@ -34,9 +37,12 @@ from .table import Seat
 
 __version__ = "1.1.0"
 ENGINE_VERSION = __version__
+COMPILED: bool = build.is_compiled(cards)
+"""Whether this engine is the build mypyc compiled, or the pure-Python one (``engine.build``, setup.py)."""
 
 __all__ = [
     "CARDS",
+    "COMPILED",
     "ENGINE_VERSION",
     "INSTANT_WINS",
     "KNOBS",

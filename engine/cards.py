@@ -13,12 +13,11 @@ Names for people (송학 광, "Pine bright") are not here: they belong to the wo
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import reduce
 from operator import attrgetter, or_
-from typing import NamedTuple
+from typing import Final, NamedTuple, final
 
 from .errors import CardError, culprit
 
@@ -57,26 +56,53 @@ class Kind(StrEnum):
     BONUS = "bonus"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@final
 class Card:
-    """One card of the deck. ``month`` is 1-12, or 0 for a bonus card; ``junk_units`` is the printed value."""
+    """One card of the deck. ``month`` is 1-12, or 0 for a bonus card; ``junk_units`` is the printed value.
 
-    index: int
-    id: str
-    month: int
-    kind: Kind
-    junk_units: int
-    tags: tuple[str, ...]
-    bit: int = field(init=False, repr=False)  # 1 << index: the card's bit in a CardSet
+    A card is a value: two cards are equal when they are the same card of the deck, and copying or unpickling
+    one gives back the catalog's own card (``by_id``), so a copied game state holds the same cards.
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "bit", 1 << self.index)
+    __slots__ = ("bit", "id", "index", "junk_units", "kind", "month", "tags")
+
+    index: Final[int]
+    id: Final[str]
+    month: Final[int]
+    kind: Final[Kind]
+    junk_units: Final[int]
+    tags: Final[tuple[str, ...]]
+    bit: Final[int]  # 1 << index: the card's bit in a CardSet
+
+    def __init__(self, index: int, id: str, month: int, kind: Kind, junk_units: int, tags: tuple[str, ...]) -> None:
+        self.index = index
+        self.id = id
+        self.month = month
+        self.kind = kind
+        self.junk_units = junk_units
+        self.tags = tags
+        self.bit = 1 << index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.index == self.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
+        return by_id, (self.id,)
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
 
 
-MONTH_PREFIX = ("", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+MONTH_PREFIX: Final = ("", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 # The table of RULES.md 1, row by row: each month's cards (the id after the month prefix), junk last.
 _MONTH_ROWS: tuple[tuple[str, ...], ...] = (
@@ -129,10 +155,10 @@ def _build() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-CARDS: tuple[Card, ...] = _build()
+CARDS: Final[tuple[Card, ...]] = _build()
 """Every card in catalog order (RULES.md 1)."""
 
-CARD_BY_ID: dict[str, Card] = {card.id: card for card in CARDS}
+CARD_BY_ID: Final[dict[str, Card]] = {card.id: card for card in CARDS}
 """Card id -> card (a table to read, not to change)."""
 
 
@@ -165,11 +191,12 @@ class CardSet:
     mask: int
 
     def __init__(self, cards: Iterable[Card] = ()) -> None:
-        self.mask = _mask_of(cards)
+        self.mask = _mask_of(cards) if cards != () else 0
 
-    @classmethod
-    def from_mask(cls, mask: int) -> CardSet:
-        out = object.__new__(cls)
+    @staticmethod
+    def from_mask(mask: int) -> CardSet:
+        """The set of the cards whose bits ``mask`` holds (bit i = catalog index i)."""
+        out = CardSet()
         out.mask = mask
         return out
 
@@ -221,19 +248,19 @@ class CardSet:
         return f"CardSet({self.ids()!r})"
 
 
-BRIGHTS = CardSet(c for c in CARDS if c.kind is Kind.BRIGHT)
-RAIN_BRIGHT: Card = CARD_BY_ID["dec-bright"]  # three brights with it score 2, not 3 (RULES.md 2)
-ANIMALS = CardSet(c for c in CARDS if c.kind is Kind.ANIMAL)  # the cup included: see CUP
-CUP: Card = CARD_BY_ID["sep-animal"]
-GODORI = CardSet(c for c in CARDS if "godori" in c.tags)  # the three birds
-RIBBONS = CardSet(c for c in CARDS if c.kind is Kind.RIBBON)
-HONGDAN = CardSet(c for c in CARDS if "hongdan" in c.tags)  # red poem ribbons
-CHEONGDAN = CardSet(c for c in CARDS if "cheongdan" in c.tags)  # blue ribbons
-CHODAN = CardSet(c for c in CARDS if "chodan" in c.tags)  # plain red ribbons (dec-ribbon is in no set)
-JUNK = CardSet(c for c in CARDS if c.kind is Kind.JUNK)  # the 24 month junk cards
-DOUBLE_JUNK = CardSet(c for c in JUNK if c.junk_units == 2)
-BONUS_CARDS = CardSet(c for c in CARDS if c.kind is Kind.BONUS)
-MONTH_CARDS: tuple[CardSet, ...] = tuple(CardSet(c for c in CARDS if c.month == m) for m in range(13))
+BRIGHTS: Final = CardSet(c for c in CARDS if c.kind is Kind.BRIGHT)
+RAIN_BRIGHT: Final = CARD_BY_ID["dec-bright"]  # three brights with it score 2, not 3 (RULES.md 2)
+ANIMALS: Final = CardSet(c for c in CARDS if c.kind is Kind.ANIMAL)  # the cup included: see CUP
+CUP: Final = CARD_BY_ID["sep-animal"]
+GODORI: Final = CardSet(c for c in CARDS if "godori" in c.tags)  # the three birds
+RIBBONS: Final = CardSet(c for c in CARDS if c.kind is Kind.RIBBON)
+HONGDAN: Final = CardSet(c for c in CARDS if "hongdan" in c.tags)  # red poem ribbons
+CHEONGDAN: Final = CardSet(c for c in CARDS if "cheongdan" in c.tags)  # blue ribbons
+CHODAN: Final = CardSet(c for c in CARDS if "chodan" in c.tags)  # plain red ribbons (dec-ribbon is in no set)
+JUNK: Final = CardSet(c for c in CARDS if c.kind is Kind.JUNK)  # the 24 month junk cards
+DOUBLE_JUNK: Final = CardSet(c for c in JUNK if c.junk_units == 2)
+BONUS_CARDS: Final = CardSet(c for c in CARDS if c.kind is Kind.BONUS)
+MONTH_CARDS: Final[tuple[CardSet, ...]] = tuple(CardSet(c for c in CARDS if c.month == m) for m in range(13))
 """The four cards of each month, indexed by month (index 0 holds the bonus cards, which have none)."""
 
 
@@ -249,7 +276,7 @@ def parse_cards(ids: Iterable[str | Card], *, owner: Place | None = None) -> Car
     """Resolve card ids (or take cards), refusing an unknown id and a card listed twice (CardError)."""
     items = ids if isinstance(ids, (list, tuple)) else list(ids)
     try:
-        cards = [item if type(item) is Card else CARD_BY_ID[item] for item in items]  # type: ignore[index]
+        cards = [item if type(item) is Card else CARD_BY_ID[item] for item in items]
     except (KeyError, TypeError):  # an id that is no card (or not even a string): name it below
         cards = []
     mask = _mask_of(cards)

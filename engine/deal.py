@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from .cards import BONUS_CARDS, CARD_BY_ID, MONTH_CARDS, Card, CardSet, Kind, Place, disjoint
+from .cards import BONUS_CARDS, CARD_BY_ID, MONTH_CARDS, Card, Kind, Place, disjoint
 from .errors import CardError, GoStopError, IllegalMoveError, culprit
 from .rules import RuleSet
 
-__all__ = ["Deal", "check_deal", "chongtong_holders", "four_of_a_month", "read_deal"]
+__all__ = ["Deal", "Placed", "check_deal", "chongtong_holders", "four_of_a_month", "read_deal"]
 
 
 class Deal(NamedTuple):
@@ -42,25 +42,43 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
     Raises IllegalMoveError(``bad-deal``) naming an unknown card id and where it was.
     """
 
-    def cards(ids: Any, place: Place) -> tuple[Card, ...]:
-        try:
-            return tuple([CARD_BY_ID[x] for x in ids])
-        except (KeyError, TypeError):  # not an id, or not even a string: name it
-            unknown = next(x for x in ids if not isinstance(x, str) or x not in CARD_BY_ID)
-            raise _bad_deal("unknown-card", card=culprit(unknown), place=place) from None
-
     hands = data.get("hands")
     stock = data.get("stock")
     shown = data.get("shown") or {}
     return Deal(
-        cards(data["layout"], Place("layout")),
-        {pid: cards(ids, Place("hand", pid)) for pid, ids in hands.items()} if hands is not None else None,
-        cards(stock, Place("stock")) if stock is not None else None,
-        {pid: cards(ids, Place("shown", pid)) for pid, ids in shown.items()},
+        _cards(data["layout"], Place("layout")),
+        {pid: _cards(ids, Place("hand", pid)) for pid, ids in hands.items()} if hands is not None else None,
+        _cards(stock, Place("stock")) if stock is not None else None,
+        {pid: _cards(ids, Place("shown", pid)) for pid, ids in shown.items()},
     )
 
 
-def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> dict[Place, CardSet]:
+def _cards(ids: Any, place: Place) -> tuple[Card, ...]:
+    try:
+        return tuple([CARD_BY_ID[x] for x in ids])
+    except (KeyError, TypeError):  # not an id, or not even a string: name it
+        unknown = next(x for x in ids if not isinstance(x, str) or x not in CARD_BY_ID)
+        raise _bad_deal("unknown-card", card=culprit(unknown), place=place) from None
+
+
+class Placed(NamedTuple):
+    """The cards of a checked deal as masks: the layout, each player's known hand (all of it, or the cards
+    shown at the deal from a hidden one; 0 when nothing is known) and a known stock."""
+
+    layout: int
+    hands: dict[str, int]
+    stock: int
+
+
+def _mask(cards: Sequence[Card]) -> tuple[int, bool]:
+    """The cards' mask, and whether every card was a new one (none listed twice)."""
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    return mask, mask.bit_count() == len(cards)
+
+
+def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> Placed:
     """Refuse a deal that cannot be: IllegalMoveError(``bad-deal``, ``move_index`` None) saying why.
 
     Returns the cards of each place of the deal it checked: the layout, each known hand (or the cards shown at
@@ -70,26 +88,58 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> dict[Place
         rules.check_players(list(players))
     except GoStopError as err:
         raise _as_bad_deal(err) from None
-    month_cards = len(deal.layout) - len(CardSet(deal.layout) & BONUS_CARDS)
+    layout, sound = _mask(deal.layout)
+    month_cards = len(deal.layout) - (layout & BONUS_MASK).bit_count()
     if month_cards != rules.layout_size:
         raise _bad_deal("layout-size", count=month_cards, expected=rules.layout_size)
-    groups: list[tuple[Place, Sequence[Card]]] = [(Place("layout"), deal.layout)]
+    hands: dict[str, int] = {}
+    held = layout
     if deal.hands is not None:
-        if set(deal.hands) != set(players):
+        if len(deal.hands) != len(players) or any(pid not in deal.hands for pid in players):
             raise _bad_deal("hands-for-players", players=list(players), given=list(deal.hands))
         for pid in players:
-            if len(deal.hands[pid]) != rules.hand_size:
-                raise _bad_deal("hand-size", player=pid, count=len(deal.hands[pid]), expected=rules.hand_size)
-            groups.append((Place("hand", pid), deal.hands[pid]))
+            cards = deal.hands[pid]
+            if len(cards) != rules.hand_size:
+                raise _bad_deal("hand-size", player=pid, count=len(cards), expected=rules.hand_size)
+            mask, alone = _mask(cards)
+            sound = sound and alone and not held & mask
+            held |= mask
+            hands[pid] = mask
     for pid, cards in deal.shown.items():
         if pid not in players:
             raise _bad_deal("shown-not-player", player=pid)
         if len(cards) != 4 or len({c.month for c in cards}) != 1 or cards[0].kind is Kind.BONUS:
             raise _bad_deal("shown-not-chongtong", player=pid, cards=list(cards))
+        mask, alone = _mask(cards)
         if deal.hands is None:
-            groups.append((Place("shown", pid), cards))
-        elif not set(cards) <= set(deal.hands[pid]):
+            sound = sound and alone and not held & mask
+            held |= mask
+            hands[pid] = mask
+        elif mask & ~hands[pid]:
             raise _bad_deal("shown-not-dealt", player=pid, cards=list(cards))
+    stock = 0
+    if deal.stock is not None:
+        stock, alone = _mask(deal.stock)
+        sound = sound and alone and not held & stock
+        held |= stock
+    if not sound or held & rules.unused_bonus.mask:  # a card twice, or out of play: name it
+        _name_the_fault(deal, players, rules)
+    if deal.stock is not None:
+        expected = len(rules.deck) - len(deal.layout) - rules.players * rules.hand_size
+        if len(deal.stock) != expected:
+            raise _bad_deal("stock-size", count=len(deal.stock), expected=expected)
+        if deal.hands is not None and held.bit_count() != len(rules.deck):
+            raise _bad_deal("deck-size", count=held.bit_count(), expected=len(rules.deck))
+    return Placed(layout, hands, stock)
+
+
+def _name_the_fault(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
+    """Raise the bad-deal that names the first card dealt twice, or the first bonus card out of play."""
+    groups: list[tuple[Place, Sequence[Card]]] = [(Place("layout"), deal.layout)]
+    if deal.hands is not None:
+        groups += [(Place("hand", pid), deal.hands[pid]) for pid in players]
+    else:
+        groups += [(Place("shown", pid), cards) for pid, cards in deal.shown.items()]
     if deal.stock is not None:
         groups.append((Place("stock"), deal.stock))
     try:
@@ -98,30 +148,22 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> dict[Place
             rules.check_in_play(group, owner=place)
     except CardError as err:
         raise _as_bad_deal(err) from None
-    if deal.stock is not None:
-        expected = len(rules.deck) - len(deal.layout) - rules.players * rules.hand_size
-        if len(deal.stock) != expected:
-            raise _bad_deal("stock-size", count=len(deal.stock), expected=expected)
-        held = sum(len(cards) for cards in placed)
-        if deal.hands is not None and held != len(rules.deck):
-            raise _bad_deal("deck-size", count=held, expected=len(rules.deck))
-    return {place: cards for (place, _), cards in zip(groups, placed, strict=True)}
 
 
-def four_of_a_month(cards: CardSet) -> int | None:
-    """The month of which all four cards are among ``cards`` (on the layout: ``floor_four``; in a dealt hand:
-    chongtong, RULES.md 4), if any."""
-    mask = cards.mask
+def four_of_a_month(mask: int) -> int | None:
+    """The month of which all four cards are among the cards of ``mask`` (on the layout: ``floor_four``; in a
+    dealt hand: chongtong, RULES.md 4), if any."""
     for month, members in _MONTH_MASKS:
         if mask & members == members:
             return month
     return None
 
 
-_MONTH_MASKS = tuple((month, MONTH_CARDS[month].mask) for month in range(1, 13))
+BONUS_MASK: Final = BONUS_CARDS.mask
+_MONTH_MASKS: Final = tuple((month, MONTH_CARDS[month].mask) for month in range(1, 13))
 
 
-def chongtong_holders(hands: Mapping[str, CardSet]) -> list[tuple[str, int]]:
+def chongtong_holders(hands: Mapping[str, int]) -> list[tuple[str, int]]:
     """The players dealt four cards of one month (chongtong 총통, RULES.md 4), with that month."""
     out = []
     for pid, hand in hands.items():

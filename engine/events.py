@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final
+
+from .record import Record
 
 __all__ = ["Event", "EventType", "InstantPayment"]
 
@@ -40,22 +42,30 @@ class EventType(StrEnum):
     REDEAL = "redeal"
 
 
-class Event(NamedTuple):
+class Event(Record):
     """Something that happened: the move that caused it (None: at the deal), who, what, and its facts."""
 
-    move_index: int | None
-    player: str | None
-    type: EventType
-    data: Mapping[str, Any]
+    __slots__ = ("data", "move_index", "player", "type")
+    fields = ("move_index", "player", "type", "data")
+
+    def __init__(self, move_index: int | None, player: str | None, type: EventType, data: Mapping[str, Any]) -> None:
+        self.move_index: Final = move_index
+        self.player: Final = player
+        self.type: Final = type
+        self.data: Final = data
 
 
-class InstantPayment(NamedTuple):
+class InstantPayment(Record):
     """A payment made at once, outside the hand's result (RULES.md 8): a ppuk on each of the player's first
     ``turns`` turns (``reason`` ``first-ppuk``), or a ttadak on the first turn (``first-ttadak``)."""
 
-    payer: str
-    payee: str
-    points: int
-    reason: str
-    turns: int
-    move_index: int
+    __slots__ = ("move_index", "payee", "payer", "points", "reason", "turns")
+    fields = ("payer", "payee", "points", "reason", "turns", "move_index")
+
+    def __init__(self, payer: str, payee: str, points: int, reason: str, turns: int, move_index: int) -> None:
+        self.payer: Final = payer
+        self.payee: Final = payee
+        self.points: Final = points
+        self.reason: Final = reason
+        self.turns: Final = turns
+        self.move_index: Final = move_index

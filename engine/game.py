@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
-from .cards import Card, CardSet, Kind, Place
+from .cards import Card, CardSet, Kind
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
@@ -24,15 +24,17 @@ from .rules import RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .table import Seat, Table
-from .turn import Turn
+from .turn import apply, can_bomb, can_shake, choices, plan
 
 __all__ = ["HEODANG_TURNS", "GameState"]
 
-HEODANG_TURNS = 5  # RULES.md 8: heodang (허당) is five empty turns in a row
+HEODANG_TURNS: Final = 5  # RULES.md 8: heodang (허당) is five empty turns in a row
 
 # Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
-BONUS = Kind.BONUS
-PLAY, FLIP, CALL = Expect.PLAY, Expect.FLIP, Expect.CALL
+BONUS: Final = Kind.BONUS
+PLAY: Final = Expect.PLAY
+FLIP: Final = Expect.FLIP
+CALL: Final = Expect.CALL
 
 
 class GameState:
@@ -57,33 +59,31 @@ class GameState:
         self.go_calls: list[str] = []  # who called go, in order (gobak pays-all needs the latest loser)
         self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
         self._mover = 0  # the seat whose turn (or call) it is
-        self._checked: list[tuple[int, str | None]] = [(0, None)] * len(players)  # captures at the last check
 
-        if deal.hands is not None:
-            seats = [Seat(pid, placed[Place("hand", pid)].mask, 0) for pid in players]
+        hidden = 0 if deal.hands is not None else rules.hand_size
+        seats = []
+        seen = placed.layout | placed.stock
+        for pid in players:
+            hand = placed.hands.get(pid, 0)
+            seen |= hand
+            seats.append(Seat(pid, hand, hidden - hand.bit_count() if hidden else 0))
+        if deal.stock is not None:
+            stock_left = len(deal.stock)
         else:
-            shown = [placed.get(Place("shown", pid), CardSet()) for pid in players]
-            seats = [
-                Seat(pid, cards.mask, rules.hand_size - len(cards)) for pid, cards in zip(players, shown, strict=True)
-            ]
-        seen = 0
-        for cards in placed.values():
-            seen |= cards.mask
-        hidden = sum(seat.hidden for seat in seats)
-        stock_left = len(deal.stock) if deal.stock is not None else len(rules.deck) - seen.bit_count() - hidden
-        self.table = Table(rules, seats, deal.stock, CardSet.from_mask(rules.deck.mask & ~seen), stock_left)
-        self._lay_out(deal.layout, placed[Place("layout")])
+            stock_left = len(rules.deck) - seen.bit_count() - sum(seat.hidden for seat in seats)
+        self.table = Table(rules, seats, deal.stock, rules.deck.mask & ~seen, stock_left)
+        self._lay_out(deal.layout, placed.layout)
 
-    def _lay_out(self, layout: Sequence[Card], face_up: CardSet) -> None:
+    def _lay_out(self, layout: Sequence[Card], face_up: int) -> None:
         """Turn the layout face up and see what the deal decides at once (RULES.md 4)."""
         table, rules = self.table, self.rules
         dealer = table.seats[0]
         for card in layout:
             if card.kind is BONUS:  # to the first player, stealing nothing
-                table.capture(dealer, [card])
+                dealer.captured_mask |= card.bit
                 table.record(None, dealer.id, EventType.BONUS, card=card, source="layout")
             else:
-                table.layout[card.month].append(card)
+                table.lay(card)
         for m, cards in enumerate(table.layout):
             if len(cards) == 3:
                 table.stack_maker[m] = None
@@ -95,7 +95,7 @@ class GameState:
             return
         if not rules.chongtong_points:
             return
-        holders = chongtong_holders({seat.id: seat.hand for seat in table.seats})
+        holders = chongtong_holders({seat.id: seat.hand_mask for seat in table.seats})
         if len(holders) == 1:
             player, month = holders[0]
             table.record(None, player, EventType.CHONGTONG, month=month)
@@ -195,7 +195,7 @@ class GameState:
     def _hand_moves(self, base: Move, hand: list[Card], offset: int, seat: Seat | None = None) -> list[Move]:
         """Plays, shakes and bombs from ``hand`` (in catalog order) with the stock ``offset`` cards down
         (RULES.md 5); with ``seat``, the seat's bonus cards are played too."""
-        rules, layout = self.rules, self.table.layout
+        table = self.table
         moves: list[Move] = []
         months: dict[int, list[Card]] = {}
         for card in hand:
@@ -205,14 +205,14 @@ class GameState:
                 continue
             months.setdefault(card.month, []).append(card)
             for choice in self._choices(card):
-                moves += self._with_draw(base._replace(play=card, capture=choice), card, offset, [])
+                moves += self._with_draw(base.replace(play=card, capture=choice), card, offset, [])
         for month, cards in months.items():
-            if rules.allow_shake and len(cards) >= 3 and not layout[month]:
+            if len(cards) >= 3 and can_shake(table, month):
                 for trio in combinations(cards, 3):
                     for card in trio:
-                        moves += self._with_draw(base._replace(play=card, shake=trio), card, offset, [])
-            if rules.allow_bomb and len(cards) == 3 and len(layout[month]) == 1:
-                moves += self._with_draw(base._replace(bomb=tuple(cards)), None, offset, [])
+                        moves += self._with_draw(base.replace(play=card, shake=trio), card, offset, [])
+            if len(cards) == 3 and can_bomb(table, month):
+                moves += self._with_draw(base.replace(bomb=tuple(cards)), None, offset, [])
         return moves
 
     def _bonus_moves(self, seat: Seat, card: Card) -> list[Move]:
@@ -220,15 +220,15 @@ class GameState:
         if self.rules.bonus_from_hand == "extra-flip":
             bonus, flipped, offset = self._peek(0)
             if flipped is None:
-                return [base._replace(bonus_flipped=tuple(bonus) or None)]
+                return [base.replace(bonus_flipped=tuple(bonus) or None)]
             return [
                 m
                 for c in self._choices(flipped)
-                for m in self._with_draw(base._replace(play=flipped, capture=c), flipped, offset, bonus)
+                for m in self._with_draw(base.replace(play=flipped, capture=c), flipped, offset, bonus)
             ]
         # replace: the stock top joins the hand, and a hand card is played (a shake or a bomb too)
         drawn = self.table.stock_top()
-        hand = [c for c in seat.hand if c is not card] + ([drawn] if drawn is not None else [])
+        hand = [c for c in seat.hand if c != card] + ([drawn] if drawn is not None else [])
         offset = 1 if drawn is not None else 0
         moves = self._hand_moves(base, sorted(hand, key=lambda c: c.index), offset)
         if not moves:  # only bonus cards in hand: the turn is the bonus card alone
@@ -236,8 +236,7 @@ class GameState:
         return moves
 
     def _choices(self, card: Card) -> list[Card | None]:
-        here = self.table.layout[card.month]
-        return list(here) if len(here) == 2 else [None]
+        return [*choices(self.table, card)] or [None]
 
     def _peek(self, offset: int) -> tuple[list[Card], Card | None, int]:
         """Bonus cards and the next month card of a known stock, ``offset`` cards down."""
@@ -253,17 +252,20 @@ class GameState:
         more, draw, _ = self._peek(offset)
         flipped = tuple(bonus + more) or None
         if draw is None:
-            return [move._replace(bonus_flipped=flipped)]
+            return [move.replace(bonus_flipped=flipped)]
         choices: list[Card | None] = [None]
         if played is None or draw.month != played.month:
             choices = self._choices(draw)
-        return [move._replace(draw=draw, draw_capture=c, bonus_flipped=flipped) for c in choices]
+        return [move.replace(draw=draw, draw_capture=c, bonus_flipped=flipped) for c in choices]
 
     # --- applying moves ----------------------------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
         """Apply one move; raises IllegalMoveError (state unchanged) when the rules forbid it here."""
         i = len(self.moves)
+        why = move.form_error()
+        if why:
+            raise IllegalMoveError("bad-move", why=why, move_index=i, player=move.player)
         if self.expects is None:
             self._after_the_end(move, i)
         elif move.player not in self.players:
@@ -290,40 +292,38 @@ class GameState:
             raise IllegalMoveError("call-required", move_index=i, player=seat.id, mover=move.player)
         if move.player != seat.id:
             raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
-        turn = Turn(self.table, seat, move, i, flip_due=self.expects is FLIP)
-        turn.plan()
-        turn.apply()
-        self._after_turn(seat, turn, i)
+        planned = plan(self.table, seat, move, i, self.expects is FLIP)
+        took_any, ppuk, ttadak = apply(self.table, planned)
+        self._after_turn(seat, took_any, ppuk, ttadak, planned.last, i)
 
-    def _after_turn(self, seat: Seat, result: Turn, i: int) -> None:
+    def _after_turn(self, seat: Seat, took_any: bool, ppuk: bool, ttadak: bool, last: bool, i: int) -> None:
         """First-turn payments, instant wins, and whether a go/stop decision is due (RULES.md 7, 8)."""
         table, rules = self.table, self.rules
         n = seat.turns
-        if result.ppuk and seat.first_ppuks == n - 1 and n <= 3:  # a ppuk on each of the first n turns
+        if ppuk and seat.first_ppuks == n - 1 and n <= 3:  # a ppuk on each of the first n turns
             seat.first_ppuks = n
             pays = rules.first_ppuk_payments
             if len(pays) >= n and pays[n - 1]:
                 table.pay_each(seat, pays[n - 1], "first-ppuk", n, i)
-        if result.ttadak and n == 1 and rules.first_ttadak_payment:
+        if ttadak and n == 1 and rules.first_ttadak_payment:
             table.pay_each(seat, rules.first_ttadak_payment, "first-ttadak", 1, i)
-        if result.ppuk and seat.ppuk_count == 3 and rules.three_ppuk_points:
+        if ppuk and seat.ppuk_count == 3 and rules.three_ppuk_points:
             table.record(i, seat.id, EventType.THREE_PPUK)
             self._finish(Outcome.THREE_PPUK, seat.id)
             return
-        seat.empty_turns = 0 if result.took_any else seat.empty_turns + 1
+        seat.empty_turns = 0 if took_any else seat.empty_turns + 1
         if seat.empty_turns == HEODANG_TURNS and rules.heodang_points:
             table.record(i, seat.id, EventType.HEODANG, turns=HEODANG_TURNS)
             self._finish(Outcome.HEODANG, seat.id)
             return
-        key = (seat.captured_mask, seat.sep_animal_as)
-        if key[0] & ~self._checked[self._mover][0] == 0 and key[1] == self._checked[self._mover][1]:
+        if not seat.captured_mask & ~seat.checked_mask and seat.sep_animal_as == seat.checked_pin:
             # no card gained since the last check: a score only grows with cards, so nothing can be due
             self._advance(i)
             return
-        self._checked[self._mover] = key
+        seat.checked_mask, seat.checked_pin = seat.captured_mask, seat.sep_animal_as
         points = total(seat.captured_mask, rules, seat.sep_animal_as)
         if points >= rules.target_score and (seat.go_bar is None or points > seat.go_bar):
-            if result.last:  # RULES.md 7: on a last turn only stop is possible
+            if last:  # RULES.md 7: on a last turn only stop is possible
                 table.record(i, seat.id, EventType.STOP, points=points, automatic=True)
                 self._finish(Outcome.STOP, seat.id)
                 self.auto_stop_at = i

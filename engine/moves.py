@@ -19,11 +19,11 @@ A move is a *turn*, a *call* or a *cup declaration*:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final
 
-from .cards import CARD_BY_ID, Card
+from .cards import CARD_BY_ID, Card, by_id
 from .errors import IllegalMoveError, culprit
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
@@ -49,24 +49,206 @@ class Outcome(StrEnum):
     HEODANG = "heodang"
 
 
-INSTANT_WINS = frozenset({Outcome.CHONGTONG, Outcome.THREE_PPUK, Outcome.HEODANG})
+INSTANT_WINS: Final = frozenset({Outcome.CHONGTONG, Outcome.THREE_PPUK, Outcome.HEODANG})
 
 
-class Move(NamedTuple):
-    """One entry of a move log. Build with ``Move.from_dict`` or directly with Card values."""
+class Move:
+    """One entry of a move log: a value (two moves with the same fields are equal).
 
-    player: str
-    play: Card | None = None
-    capture: Card | None = None
-    draw: Card | None = None
-    draw_capture: Card | None = None
-    shake: tuple[Card, ...] = ()
-    bomb: tuple[Card, ...] = ()
-    flip: bool = False
-    bonus: Card | None = None
-    bonus_flipped: tuple[Card, ...] | None = None
-    call: str | None = None
-    sep_animal_as: str | None = None
+    Build one with a typed constructor (``Move.turn``, ``Move.shake_turn``, ``Move.bomb_turn``,
+    ``Move.flip_turn``, ``Move.bonus_turn``, ``Move.go``, ``Move.stop``, ``Move.declare``), read one with
+    ``Move.from_dict``, or give the fields directly; ``GameState.apply`` refuses fields that make no one move
+    (``bad-move``). Card fields take Card values (the constructors also take card ids).
+    """
+
+    __slots__ = (
+        "bomb",
+        "bonus",
+        "bonus_flipped",
+        "call",
+        "capture",
+        "draw",
+        "draw_capture",
+        "flip",
+        "play",
+        "player",
+        "sep_animal_as",
+        "shake",
+    )
+
+    def __init__(
+        self,
+        player: str,
+        play: Card | None = None,
+        capture: Card | None = None,
+        draw: Card | None = None,
+        draw_capture: Card | None = None,
+        shake: tuple[Card, ...] = (),
+        bomb: tuple[Card, ...] = (),
+        flip: bool = False,
+        bonus: Card | None = None,
+        bonus_flipped: tuple[Card, ...] | None = None,
+        call: str | None = None,
+        sep_animal_as: str | None = None,
+    ) -> None:
+        self.player: Final = player
+        self.play: Final = play
+        self.capture: Final = capture
+        self.draw: Final = draw
+        self.draw_capture: Final = draw_capture
+        self.shake: Final = shake
+        self.bomb: Final = bomb
+        self.flip: Final = flip
+        self.bonus: Final = bonus
+        self.bonus_flipped: Final = bonus_flipped
+        self.call: Final = call
+        self.sep_animal_as: Final = sep_animal_as
+
+    # --- one constructor per kind of move ------------------------------------------------------------------
+
+    @staticmethod
+    def turn(
+        player: str,
+        play: Card | str,
+        *,
+        capture: Card | str | None = None,
+        draw: Card | str | None = None,
+        draw_capture: Card | str | None = None,
+        bonus_flipped: Sequence[Card | str] | None = None,
+    ) -> Move:
+        """A normal turn (RULES.md 5): play a hand card, then flip the stock top."""
+        return Move(
+            player, _one(play), _opt(capture), _opt(draw), _opt(draw_capture), bonus_flipped=_opt_list(bonus_flipped)
+        )
+
+    @staticmethod
+    def shake_turn(
+        player: str,
+        cards: Sequence[Card | str],
+        play: Card | str,
+        *,
+        capture: Card | str | None = None,
+        draw: Card | str | None = None,
+        draw_capture: Card | str | None = None,
+        bonus_flipped: Sequence[Card | str] | None = None,
+    ) -> Move:
+        """A shake (흔들기, RULES.md 5): show three hand cards of a month, and play one of them."""
+        return Move(
+            player,
+            _one(play),
+            _opt(capture),
+            _opt(draw),
+            _opt(draw_capture),
+            shake=_list(cards),
+            bonus_flipped=_opt_list(bonus_flipped),
+        )
+
+    @staticmethod
+    def bomb_turn(
+        player: str,
+        cards: Sequence[Card | str],
+        *,
+        draw: Card | str | None = None,
+        draw_capture: Card | str | None = None,
+        bonus_flipped: Sequence[Card | str] | None = None,
+    ) -> Move:
+        """A bomb (폭탄, RULES.md 5): play three hand cards of a month onto the fourth, then flip."""
+        return Move(
+            player,
+            None,
+            None,
+            _opt(draw),
+            _opt(draw_capture),
+            bomb=_list(cards),
+            bonus_flipped=_opt_list(bonus_flipped),
+        )
+
+    @staticmethod
+    def flip_turn(
+        player: str,
+        *,
+        draw: Card | str | None = None,
+        draw_capture: Card | str | None = None,
+        bonus_flipped: Sequence[Card | str] | None = None,
+    ) -> Move:
+        """A flip-only turn held after a bomb (RULES.md 5)."""
+        return Move(
+            player, None, None, _opt(draw), _opt(draw_capture), flip=True, bonus_flipped=_opt_list(bonus_flipped)
+        )
+
+    @staticmethod
+    def bonus_turn(
+        player: str,
+        bonus: Card | str,
+        *,
+        play: Card | str | None = None,
+        capture: Card | str | None = None,
+        shake: Sequence[Card | str] = (),
+        bomb: Sequence[Card | str] = (),
+        draw: Card | str | None = None,
+        draw_capture: Card | str | None = None,
+        bonus_flipped: Sequence[Card | str] | None = None,
+    ) -> Move:
+        """A bonus card from hand (RULES.md 5), then the card played after it (``bonus_from_hand`` says which)."""
+        return Move(
+            player,
+            _opt(play),
+            _opt(capture),
+            _opt(draw),
+            _opt(draw_capture),
+            shake=_list(shake),
+            bomb=_list(bomb),
+            bonus=_one(bonus),
+            bonus_flipped=_opt_list(bonus_flipped),
+        )
+
+    @staticmethod
+    def go(player: str) -> Move:
+        """A go call (RULES.md 7)."""
+        return Move(player, call="go")
+
+    @staticmethod
+    def stop(player: str) -> Move:
+        """A stop call (RULES.md 7)."""
+        return Move(player, call="stop")
+
+    @staticmethod
+    def declare(player: str, sep_animal_as: str) -> Move:
+        """A cup declaration (RULES.md 3): the holder counts the cup as an ``animal`` or as ``junk``."""
+        return Move(player, sep_animal_as=sep_animal_as)
+
+    # --- a value -------------------------------------------------------------------------------------------
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.player,
+            self.play,
+            self.capture,
+            self.draw,
+            self.draw_capture,
+            self.shake,
+            self.bomb,
+            self.flip,
+            self.bonus,
+            self.bonus_flipped,
+            self.call,
+            self.sep_animal_as,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Move.from_dict({self.to_dict()!r})"
+
+    def replace(self, **changes: Any) -> Move:
+        """A copy with some fields changed."""
+        fields: dict[str, Any] = dict(zip(_FIELDS, self._fields(), strict=True))
+        fields.update(changes)
+        return Move(**fields)
 
     @property
     def kind(self) -> str:
@@ -77,36 +259,32 @@ class Move(NamedTuple):
             return "declare"
         return "turn"
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, index: int = 0) -> Move:
+    @staticmethod
+    def from_dict(data: Mapping[str, Any], *, index: int = 0) -> Move:
         """Read a logged move; raises IllegalMoveError (``bad-move``, ``unknown-card``) naming the move."""
-        if type(data) is not dict and not isinstance(data, Mapping):  # JSON gives dicts: skip the slow ABC check
-            raise _bad(index, None, "not-an-object")
-        player = data.get("player")
+        d = data if type(data) is dict else _as_dict(data, index)  # JSON gives dicts: skip the slow ABC check
+        player = d.get("player")
         if not isinstance(player, str) or not player:
             raise _bad(index, None, "no-player")
-        values: list[Any] = [player, *_DEFAULTS]
-        plain = True  # only play, capture, draw, draw_capture so far
-        for key, value in data.items():
-            if key == "player" or value is None:
-                continue
-            position = _PLAIN_FIELDS.get(key)
-            if position is not None and (card := CARD_BY_ID.get(value) if type(value) is str else None):
-                values[position] = card  # the common case, read inline: a card id where a card goes
-                continue
-            plain = False
-            slot = _SLOTS.get(key)
-            if slot is None:
-                raise _bad(index, player, "unknown-field", field=str(key))
-            read, position = slot
-            values[position] = read(value, key, index, player)
-        move = cls._make(values)
-        if plain and move.play is not None:  # a plain turn that plays a card is always well formed
-            return move
-        why = move.form_error()
-        if why:
-            raise _bad(index, player, why)
-        return move
+        # the common move: a card played, perhaps a choice, the flip; every field a card id (an id that is no
+        # card, or a value that cannot even be looked up, is named by the field-by-field reading below)
+        try:
+            play = CARD_BY_ID.get(d.get("play"))  # type: ignore[arg-type]
+            if play is not None:
+                capture_id, draw_id, draw_capture_id = d.get("capture"), d.get("draw"), d.get("draw_capture")
+                capture = CARD_BY_ID.get(capture_id)  # type: ignore[arg-type]
+                draw = CARD_BY_ID.get(draw_id)  # type: ignore[arg-type]
+                draw_capture = CARD_BY_ID.get(draw_capture_id)  # type: ignore[arg-type]
+                if (
+                    (capture is not None or capture_id is None)
+                    and (draw is not None or draw_id is None)
+                    and (draw_capture is not None or draw_capture_id is None)
+                    and len(d) == 2 + (capture is not None) + (draw is not None) + (draw_capture is not None)
+                ):
+                    return Move(player, play, capture, draw, draw_capture)
+        except TypeError:  # an unhashable value
+            pass
+        return _read_fields(d, index, player)
 
     def form_error(self) -> str | None:
         """Why the fields do not make one move of a known form (None when they do), as a message key."""
@@ -136,14 +314,19 @@ class Move(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form of this move (only the fields it uses)."""
         out: dict[str, Any] = {"player": self.player}
-        for name in ("bonus", "play", "capture", "draw", "draw_capture"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value.id
-        for name in ("shake", "bomb"):
-            value = getattr(self, name)
-            if value:
-                out[name] = [c.id for c in value]
+        for name, card in (
+            ("bonus", self.bonus),
+            ("play", self.play),
+            ("capture", self.capture),
+            ("draw", self.draw),
+            ("draw_capture", self.draw_capture),
+        ):
+            if card is not None:
+                out[name] = card.id
+        if self.shake:
+            out["shake"] = [c.id for c in self.shake]
+        if self.bomb:
+            out["bomb"] = [c.id for c in self.bomb]
         if self.flip:
             out["flip"] = True
         if self.bonus_flipped:
@@ -153,6 +336,75 @@ class Move(NamedTuple):
         if self.sep_animal_as is not None:
             out["sep_animal_as"] = self.sep_animal_as
         return out
+
+
+_FIELDS: Final = (  # in the order of Move's parameters
+    "player",
+    "play",
+    "capture",
+    "draw",
+    "draw_capture",
+    "shake",
+    "bomb",
+    "flip",
+    "bonus",
+    "bonus_flipped",
+    "call",
+    "sep_animal_as",
+)
+
+
+def _one(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else by_id(card)
+
+
+def _opt(card: Card | str | None) -> Card | None:
+    return None if card is None else _one(card)
+
+
+def _list(cards: Sequence[Card | str]) -> tuple[Card, ...]:
+    return tuple(_one(c) for c in cards)
+
+
+def _opt_list(cards: Sequence[Card | str] | None) -> tuple[Card, ...] | None:
+    return None if cards is None else _list(cards)
+
+
+def _as_dict(data: Mapping[str, Any], index: int) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise _bad(index, None, "not-an-object")
+    return dict(data)
+
+
+def _read_fields(data: dict[str, Any], index: int, player: str) -> Move:
+    """Any other move, read field by field, naming the first field at fault."""
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "player" or value is None:
+            continue
+        read = _READERS.get(key)
+        if read is None:
+            raise _bad(index, player, "unknown-field", field=str(key))
+        values[key] = read(value, key, index, player)
+    get = values.get
+    move = Move(
+        player,
+        get("play"),
+        get("capture"),
+        get("draw"),
+        get("draw_capture"),
+        get("shake", ()),
+        get("bomb", ()),
+        get("flip", False),
+        get("bonus"),
+        get("bonus_flipped"),
+        get("call"),
+        get("sep_animal_as"),
+    )
+    why = move.form_error()
+    if why:
+        raise _bad(index, player, why)
+    return move
 
 
 def _bad(index: int, player: str | None, why: str, **facts: Any) -> IllegalMoveError:
@@ -182,13 +434,10 @@ def _choice(*allowed: Any) -> Callable[[Any, str, int, str], Any]:
 
 
 # How each field of a logged move is read (the player is read first, separately), and where it goes.
-_READERS: dict[str, Callable[[Any, str, int, str], Any]] = {
+_READERS: Final[dict[str, Callable[[Any, str, int, str], Any]]] = {
     **dict.fromkeys(("play", "capture", "draw", "draw_capture", "bonus"), _card),
     **dict.fromkeys(("shake", "bomb", "bonus_flipped"), _cards),
     "flip": _choice(True, False),
     "call": _choice("go", "stop"),
     "sep_animal_as": _choice("animal", "junk"),
 }
-_SLOTS = {name: (_READERS[name], Move._fields.index(name)) for name in _READERS}
-_PLAIN_FIELDS = {name: _SLOTS[name][1] for name in ("play", "capture", "draw", "draw_capture")}
-_DEFAULTS = tuple(Move._field_defaults[name] for name in Move._fields[1:])

@@ -246,6 +246,9 @@ class RuleSet:
     junk_masks: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     """The masks of the junk cards worth 1, 2 and 3 units (RULES.md 1), cheapest first; the cup is not among
     them."""
+    checked: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The rules of RULES.md 8 this rule set switches on (the chips go doubling of RULES.md 7 first), in that
+    order: each payment of a settlement is checked against every one of them."""
     hand_size: int = field(init=False, repr=False, compare=False)
     layout_size: int = field(init=False, repr=False, compare=False)
     _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
@@ -257,6 +260,18 @@ class RuleSet:
         put(self, "unused_bonus", BONUS_CARDS - bonus)
         doubles = DOUBLE_JUNK.mask if self.double_junk else 0
         put(self, "junk_masks", (JUNK.mask & ~doubles, doubles | _BONUS_WORTH_2.mask, _BONUS_WORTH_3.mask))
+        switched_on = (
+            ("go", self.go_scheme == "chips"),
+            ("shake", self.shake_multiplier > 1),
+            ("bomb", self.bomb_multiplier > 1),
+            ("meongtta", self.meongtta_min_animals > 0),
+            ("pibak", self.pibak_max_loser_junk >= 0),
+            ("gwangbak", self.gwangbak),
+            ("gobak", self.gobak != "none"),
+            ("nagari", self.nagari_multiplier > 1),
+            ("empty-loser", self.empty_loser_exempt),
+        )
+        put(self, "checked", tuple(rule for rule, on in switched_on if on))
         put(self, "hand_size", HAND_SIZE.get(self.players, 0))
         put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
         steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final
 
 from .cards import (
     ANIMALS,
@@ -29,11 +29,12 @@ from .cards import (
     CardSet,
     parse_cards,
 )
+from .record import Record
 from .rules import RuleSet
 
 __all__ = ["Combination", "Item", "Score", "Shortfall", "evaluate", "score", "total"]
 
-CUP_JUNK_UNITS = 2  # the cup counted as junk is a double junk (RULES.md 3)
+CUP_JUNK_UNITS: Final = 2  # the cup counted as junk is a double junk (RULES.md 3)
 
 
 class Combination(StrEnum):
@@ -47,38 +48,36 @@ class Combination(StrEnum):
     JUNK = "junk"
 
 
-class Item(NamedTuple):
+class Item(Record):
     """One scoring combination: its name, points and (as a card mask) the cards that make it."""
 
-    combination: Combination
-    points: int
-    mask: int
+    __slots__ = ("combination", "mask", "points")
+    fields = ("combination", "points", "mask")
+
+    def __init__(self, combination: Combination, points: int, mask: int) -> None:
+        self.combination: Final = combination
+        self.points: Final = points
+        self.mask: Final = mask
 
     @property
     def cards(self) -> CardSet:
         return CardSet.from_mask(self.mask)
 
 
-class Shortfall(NamedTuple):
+class Shortfall(Record):
     """A combination one step from scoring: ``have`` of what it needs, and the points one more would bring."""
 
-    combination: Combination
-    have: int
-    need: int
-    points: int
+    __slots__ = ("combination", "have", "need", "points")
+    fields = ("combination", "have", "need", "points")
+
+    def __init__(self, combination: Combination, have: int, need: int, points: int) -> None:
+        self.combination: Final = combination
+        self.have: Final = have
+        self.need: Final = need
+        self.points: Final = points
 
 
-# Read on every go/stop check, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
-_BRIGHTS_ITEM, _ANIMALS_ITEM, _GODORI_ITEM, _RIBBONS_ITEM, _JUNK_ITEM = (
-    Combination.BRIGHTS,
-    Combination.ANIMALS,
-    Combination.GODORI,
-    Combination.RIBBONS,
-    Combination.JUNK,
-)
-
-
-class Score(NamedTuple):
+class Score(Record):
     """A player's combination score and the counts behind it (the cup counted where it was placed).
 
     ``sep_animal_as`` is "animal", "junk", or None without the cup; ``rain`` says whether the brights
@@ -86,15 +85,30 @@ class Score(NamedTuple):
     away from scoring.
     """
 
-    total: int
-    items: tuple[Item, ...]
-    brights: int
-    animals: int
-    ribbons: int
-    junk_units: int
-    sep_animal_as: str | None
-    rain: bool = False
-    shortfalls: tuple[Shortfall, ...] = ()
+    __slots__ = ("animals", "brights", "items", "junk_units", "rain", "ribbons", "sep_animal_as", "shortfalls", "total")
+    fields = ("total", "items", "brights", "animals", "ribbons", "junk_units", "sep_animal_as", "rain", "shortfalls")
+
+    def __init__(
+        self,
+        total: int,
+        items: tuple[Item, ...],
+        brights: int,
+        animals: int,
+        ribbons: int,
+        junk_units: int,
+        sep_animal_as: str | None,
+        rain: bool = False,
+        shortfalls: tuple[Shortfall, ...] = (),
+    ) -> None:
+        self.total: Final = total
+        self.items: Final = items
+        self.brights: Final = brights
+        self.animals: Final = animals
+        self.ribbons: Final = ribbons
+        self.junk_units: Final = junk_units
+        self.sep_animal_as: Final = sep_animal_as
+        self.rain: Final = rain
+        self.shortfalls: Final = shortfalls
 
     def points(self, combination: Combination) -> int:
         """Points of one combination (0 when it does not score)."""
@@ -104,20 +118,57 @@ class Score(NamedTuple):
         return 0
 
 
-_PLAIN_ANIMALS = (ANIMALS - CardSet([CUP])).mask
-_BRIGHTS, _RIBBONS, _RAIN, _CUP = BRIGHTS.mask, RIBBONS.mask, RAIN_BRIGHT.bit, CUP.bit
-_SETS = (
-    (Combination.HONGDAN, HONGDAN.mask, 3),
-    (Combination.CHEONGDAN, CHEONGDAN.mask, 3),
-    (Combination.CHODAN, CHODAN.mask, 3),
+_PLAIN_ANIMALS: Final = (ANIMALS - CardSet([CUP])).mask
+_BRIGHTS: Final = BRIGHTS.mask
+_RIBBONS: Final = RIBBONS.mask
+_RAIN: Final = RAIN_BRIGHT.bit
+_CUP: Final = CUP.bit
+_GODORI: Final = GODORI.mask
+_HONGDAN: Final = HONGDAN.mask
+_CHEONGDAN: Final = CHEONGDAN.mask
+_CHODAN: Final = CHODAN.mask
+_SETS: Final = (
+    (Combination.HONGDAN, _HONGDAN),
+    (Combination.CHEONGDAN, _CHEONGDAN),
+    (Combination.CHODAN, _CHODAN),
 )
-_GODORI = GODORI.mask
-_GODORI_POINTS = 5
+# The points of RULES.md 2 (read on every go/stop check, so bound once: in CPython 3.11 reading a member off
+# its Enum class costs 5x a global)
+GODORI_POINTS: Final = 5
+SET_POINTS: Final = 3  # hongdan, cheongdan, chodan
+BRIGHTS_ITEM: Final = Combination.BRIGHTS
+ANIMALS_ITEM: Final = Combination.ANIMALS
+GODORI_ITEM: Final = Combination.GODORI
+RIBBONS_ITEM: Final = Combination.RIBBONS
+JUNK_ITEM: Final = Combination.JUNK
 
 
-def _animal_and_junk_points(animals: int, units: int) -> int:
-    """RULES.md 2: 1 point for 5 animals and for 10 junk units, one more for each beyond."""
-    return (animals - 4 if animals >= 5 else 0) + (units - 9 if units >= 10 else 0)
+def bright_points(brights: int, rain: bool) -> int:
+    """RULES.md 2: only the best count of brights scores; three with the rain bright score 2."""
+    return 15 if brights == 5 else 4 if brights == 4 else (2 if rain else 3) if brights == 3 else 0
+
+
+def count_points(count: int, least: int) -> int:
+    """RULES.md 2: 1 point at ``least`` (5 animals, 5 ribbons, 10 junk units), one more for each beyond."""
+    return count - least + 1 if count >= least else 0
+
+
+def _place_cup(mask: int, rules: RuleSet, sep_animal_as: str | None) -> tuple[int, int, str | None]:
+    """The animals (a mask) and junk units of a card mask, with the cup placed (RULES.md 3); and where."""
+    ones, twos, threes = rules.junk_masks
+    units = (mask & ones).bit_count() + 2 * (mask & twos).bit_count() + 3 * (mask & threes).bit_count()
+    animals = mask & _PLAIN_ANIMALS
+    if not mask & _CUP:
+        return animals, units, None
+    placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
+    if placement is None:  # only the animal and junk points depend on where the cup goes
+        n = animals.bit_count()
+        as_animal = count_points(n + 1, 5) + count_points(units, 10)
+        as_junk = count_points(n, 5) + count_points(units + CUP_JUNK_UNITS, 10)
+        placement = "junk" if as_junk > as_animal else "animal"
+    if placement == "junk":
+        return animals, units + CUP_JUNK_UNITS, placement
+    return animals | _CUP, units, placement
 
 
 def _tally(
@@ -126,68 +177,79 @@ def _tally(
     """The one evaluator of RULES.md 2-3. Returns the scoring combinations of a card mask as
     (combination, points, cards mask), the animals (a mask) and junk units counted where the cup was
     placed, and that placement."""
-    ones, twos, threes = rules.junk_masks
-    units = (mask & ones).bit_count() + 2 * (mask & twos).bit_count() + 3 * (mask & threes).bit_count()
-    animals = mask & _PLAIN_ANIMALS
-    placement = None
-    if mask & _CUP:
-        placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
-        if placement is None:  # only the animal and junk points depend on where the cup goes
-            n = animals.bit_count()
-            as_junk = _animal_and_junk_points(n, units + CUP_JUNK_UNITS) > _animal_and_junk_points(n + 1, units)
-            placement = "junk" if as_junk else "animal"
-        if placement == "junk":
-            units += CUP_JUNK_UNITS
-        else:
-            animals |= _CUP
+    animals, units, placement = _place_cup(mask, rules, sep_animal_as)
     found = []
     brights = mask & _BRIGHTS
-    n = brights.bit_count()
-    if n >= 3:  # only the best count scores; three with the rain bright score 2
-        found.append((_BRIGHTS_ITEM, 15 if n == 5 else 4 if n == 4 else 2 if brights & _RAIN else 3, brights))
-    n = animals.bit_count()
-    if n >= 5:
-        found.append((_ANIMALS_ITEM, n - 4, animals))
+    points = bright_points(brights.bit_count(), bool(brights & _RAIN))
+    if points:
+        found.append((BRIGHTS_ITEM, points, brights))
+    points = count_points(animals.bit_count(), 5)
+    if points:
+        found.append((ANIMALS_ITEM, points, animals))
     if mask & _GODORI == _GODORI:
-        found.append((_GODORI_ITEM, _GODORI_POINTS, _GODORI))
+        found.append((GODORI_ITEM, GODORI_POINTS, _GODORI))
     ribbons = mask & _RIBBONS
-    n = ribbons.bit_count()
-    if n >= 5:
-        found.append((_RIBBONS_ITEM, n - 4, ribbons))
-    for name, members, points in _SETS:
+    points = count_points(ribbons.bit_count(), 5)
+    if points:
+        found.append((RIBBONS_ITEM, points, ribbons))
+    for name, members in _SETS:
         if mask & members == members:
-            found.append((name, points, members))
-    if units >= 10:
+            found.append((name, SET_POINTS, members))
+    points = count_points(units, 10)
+    if points:
+        ones, twos, threes = rules.junk_masks
         junk = mask & (ones | twos | threes) | (_CUP if placement == "junk" else 0)
-        found.append((_JUNK_ITEM, units - 9, junk))
+        found.append((JUNK_ITEM, points, junk))
     return found, animals, units, placement
 
 
-def evaluate(cards: CardSet, rules: RuleSet, sep_animal_as: str | None = None) -> Score:
+def evaluate(cards: CardSet, rules: RuleSet, sep_animal_as: str | None = None, *, shortfalls: bool = True) -> Score:
     """Score cards already checked. ``sep_animal_as`` pins the cup; unpinned under ``sep_animal: best`` it
-    goes where it scores more, an animal on a tie (RULES.md 3)."""
+    goes where it scores more, an animal on a tie (RULES.md 3). ``shortfalls=False`` leaves out what falls
+    just short (a loser's, which nobody reads)."""
     mask = cards.mask
     found, animals, units, placement = _tally(mask, rules, sep_animal_as)
     brights = mask & _BRIGHTS
     n_brights, n_animals, n_ribbons = brights.bit_count(), animals.bit_count(), (mask & _RIBBONS).bit_count()
+    points = 0
+    items = []
+    for name, p, m in found:
+        points += p
+        items.append(Item(name, p, m))
     return Score(
-        sum(points for _, points, _ in found),
-        tuple(map(Item._make, found)),
+        points,
+        tuple(items),
         n_brights,
         n_animals,
         n_ribbons,
         units,
         placement,
         bool(brights & _RAIN),
-        _shortfalls(mask, n_brights, n_animals, n_ribbons, units),
+        _shortfalls(mask, n_brights, n_animals, n_ribbons, units) if shortfalls else (),
     )
 
 
 def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
-    """``evaluate(...).total`` of cards given as a mask, for the go/stop check after every turn of a hand."""
-    points = 0
-    for _, p, _ in _tally(mask, rules, sep_animal_as)[0]:
-        points += p
+    """``evaluate(...).total`` of cards given as a mask, for the go/stop check after every turn of a hand: the
+    same points as ``_tally``'s (RULES.md 2), added up without listing the combinations."""
+    animals, units, _ = _place_cup(mask, rules, sep_animal_as)
+    points = bright_points((mask & _BRIGHTS).bit_count(), bool(mask & _RAIN))
+    n = animals.bit_count()
+    if n >= 5:
+        points += count_points(n, 5)
+    n = (mask & _RIBBONS).bit_count()
+    if n >= 5:
+        points += count_points(n, 5)
+    if units >= 10:
+        points += count_points(units, 10)
+    if mask & _GODORI == _GODORI:
+        points += GODORI_POINTS
+    if mask & _HONGDAN == _HONGDAN:
+        points += SET_POINTS
+    if mask & _CHEONGDAN == _CHEONGDAN:
+        points += SET_POINTS
+    if mask & _CHODAN == _CHODAN:
+        points += SET_POINTS
     return points
 
 
@@ -215,12 +277,12 @@ def _shortfalls(mask: int, brights: int, animals: int, ribbons: int, units: int)
     if animals == 4:
         out.append(Shortfall(Combination.ANIMALS, 4, 5, 1))
     if (mask & _GODORI).bit_count() == 2:
-        out.append(Shortfall(Combination.GODORI, 2, 3, _GODORI_POINTS))
+        out.append(Shortfall(Combination.GODORI, 2, 3, GODORI_POINTS))
     if ribbons == 4:
         out.append(Shortfall(Combination.RIBBONS, 4, 5, 1))
-    for name, members, points in _SETS:
+    for name, members in _SETS:
         if (mask & members).bit_count() == 2:
-            out.append(Shortfall(name, 2, 3, points))
+            out.append(Shortfall(name, 2, 3, SET_POINTS))
     if units == 9:
         out.append(Shortfall(Combination.JUNK, 9, 10, 1))
     return tuple(out)

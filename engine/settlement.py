@@ -21,11 +21,12 @@ itself, is priced directly with ``price``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final
 
-from .cards import BRIGHTS, RAIN_BRIGHT, Card, CardSet, Place, disjoint, parse_cards
+from .cards import Card, CardSet, Place, disjoint, parse_cards
 from .errors import HandError
 from .moves import Outcome
+from .record import Record
 from .rules import RuleSet
 from .scoring import Combination, Score, evaluate
 
@@ -50,53 +51,93 @@ _INSTANT_POINTS = {
 }
 
 
-class PlayerHand(NamedTuple):
+class PlayerHand(Record):
     """What one player ended the hand with: captured cards and calls."""
 
-    id: str
-    captured: Collection[Card | str] = ()
-    go_count: int = 0
-    shakes: int = 0
-    bombs: int = 0
-    sep_animal_as: str | None = None
+    __slots__ = ("bombs", "captured", "go_count", "id", "sep_animal_as", "shakes")
+    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as")
+
+    def __init__(
+        self,
+        id: str,
+        captured: Collection[Card | str] = (),
+        go_count: int = 0,
+        shakes: int = 0,
+        bombs: int = 0,
+        sep_animal_as: str | None = None,
+    ) -> None:
+        self.id: Final = id
+        self.captured: Final = captured
+        self.go_count: Final = go_count
+        self.shakes: Final = shakes
+        self.bombs: Final = bombs
+        self.sep_animal_as: Final = sep_animal_as
 
 
-class HandResult(NamedTuple):
+class HandResult(Record):
     """A finished hand as settlement sees it. ``winner`` is None for a nagari or a redeal.
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
     several losers called go.
     """
 
-    players: tuple[PlayerHand, ...]
-    winner: str | None
-    outcome: Outcome = Outcome.STOP
-    nagari_streak: int = 0
-    stake: int = 1
-    last_go: str | None = None
+    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "stake", "winner")
+    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go")
+
+    def __init__(
+        self,
+        players: tuple[PlayerHand, ...],
+        winner: str | None,
+        outcome: Outcome | str = Outcome.STOP,
+        nagari_streak: int = 0,
+        stake: int = 1,
+        last_go: str | None = None,
+    ) -> None:
+        self.players: Final = players
+        self.winner: Final = winner
+        self.outcome: Final = outcome
+        self.nagari_streak: Final = nagari_streak
+        self.stake: Final = stake
+        self.last_go: Final = last_go
 
 
-class Check(NamedTuple):
+class Check(Record):
     """One rule of RULES.md 8 checked for one loser: applied or not, the factor it puts on the payment
     (1 when it changes nothing, 0 when the loser pays nothing), ``reason`` (a stable code saying why) and
     the ``facts`` the reason rests on."""
 
-    rule: str
-    applied: bool
-    factor: int
-    reason: str
-    facts: Mapping[str, Any]
+    __slots__ = ("applied", "factor", "facts", "reason", "rule")
+    fields = ("rule", "applied", "factor", "reason", "facts")
+
+    def __init__(self, rule: str, applied: bool, factor: int, reason: str, facts: Mapping[str, Any]) -> None:
+        self.rule: Final = rule
+        self.applied: Final = applied
+        self.factor: Final = factor
+        self.reason: Final = reason
+        self.facts: Final = facts
 
 
-class Payment(NamedTuple):
+class Payment(Record):
     """What one loser pays the winner. ``covers`` lists shares paid for other losers (gobak pays-all)."""
 
-    payer: str
-    payee: str
-    points: int
-    amount: int
-    checks: tuple[Check, ...]
-    covers: tuple[tuple[str, int], ...] = ()
+    __slots__ = ("amount", "checks", "covers", "payee", "payer", "points")
+    fields = ("payer", "payee", "points", "amount", "checks", "covers")
+
+    def __init__(
+        self,
+        payer: str,
+        payee: str,
+        points: int,
+        amount: int,
+        checks: tuple[Check, ...],
+        covers: tuple[tuple[str, int], ...] = (),
+    ) -> None:
+        self.payer: Final = payer
+        self.payee: Final = payee
+        self.points: Final = points
+        self.amount: Final = amount
+        self.checks: Final = checks
+        self.covers: Final = covers
 
     @property
     def factors(self) -> tuple[Check, ...]:
@@ -104,21 +145,62 @@ class Payment(NamedTuple):
         return tuple(c for c in self.checks if c.applied)
 
 
-class Settlement(NamedTuple):
+class Settlement(Record):
     """The priced hand. The base is ``(total + gos_added) x doubling`` (RULES.md 7); ``next_carry`` is the
     factor a nagari hands on to the next hand's winner."""
 
-    outcome: Outcome
-    winner: str | None
-    score: Score | None
-    base_points: int
-    payments: tuple[Payment, ...]
-    go_count: int = 0
-    gos_added: int = 0
-    doubling: int = 1
-    nagari_streak: int = 0
-    next_carry: int = 1
-    stake: int = 1
+    __slots__ = (
+        "base_points",
+        "doubling",
+        "go_count",
+        "gos_added",
+        "nagari_streak",
+        "next_carry",
+        "outcome",
+        "payments",
+        "score",
+        "stake",
+        "winner",
+    )
+    fields = (
+        "outcome",
+        "winner",
+        "score",
+        "base_points",
+        "payments",
+        "go_count",
+        "gos_added",
+        "doubling",
+        "nagari_streak",
+        "next_carry",
+        "stake",
+    )
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        winner: str | None,
+        score: Score | None,
+        base_points: int,
+        payments: tuple[Payment, ...],
+        go_count: int = 0,
+        gos_added: int = 0,
+        doubling: int = 1,
+        nagari_streak: int = 0,
+        next_carry: int = 1,
+        stake: int = 1,
+    ) -> None:
+        self.outcome: Final = outcome
+        self.winner: Final = winner
+        self.score: Final = score
+        self.base_points: Final = base_points
+        self.payments: Final = payments
+        self.go_count: Final = go_count
+        self.gos_added: Final = gos_added
+        self.doubling: Final = doubling
+        self.nagari_streak: Final = nagari_streak
+        self.next_carry: Final = next_carry
+        self.stake: Final = stake
 
 
 def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, int]:
@@ -190,7 +272,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry)
     winner = next(p for p in hand.players if p.id == hand.winner)
-    scores = {p.id: evaluate(captured[p.id], rules, p.sep_animal_as) for p in hand.players}
+    scores = {p.id: evaluate(captured[p.id], rules, p.sep_animal_as, shortfalls=p is winner) for p in hand.players}
     wscore = scores[winner.id]
     losers = [p for p in hand.players if p is not winner]
     if outcome in _INSTANT_POINTS:
@@ -198,7 +280,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         payments = []
         for loser in losers:
             sides = _Sides(
-                winner, wscore, loser, scores[loser.id], captured[loser.id], rules, hand.nagari_streak, carry
+                winner, wscore, loser, scores[loser.id], len(captured[loser.id]), rules, hand.nagari_streak, carry
             )
             points = base * carry
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
@@ -211,7 +293,9 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     payer_for_all = _gobak_payer(hand, losers, rules)
     shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
     for loser in losers:
-        sides = _Sides(winner, wscore, loser, scores[loser.id], captured[loser.id], rules, hand.nagari_streak, carry)
+        sides = _Sides(
+            winner, wscore, loser, scores[loser.id], len(captured[loser.id]), rules, hand.nagari_streak, carry
+        )
         checks = _checks(sides)
         shares[loser.id] = (_product(base, checks), checks)
     payments = []
@@ -251,17 +335,31 @@ def _product(base: int, checks: Sequence[Check]) -> int:
     return points
 
 
-class _Sides(NamedTuple):
-    """What the checks of one loser look at."""
+class _Sides:
+    """What the checks of one loser look at: the winner and the loser with their scores, how many cards the
+    loser captured, and the nagari carry."""
 
-    winner: PlayerHand
-    wscore: Score
-    loser: PlayerHand
-    lscore: Score
-    lcards: CardSet
-    rules: RuleSet
-    streak: int
-    carry: int
+    __slots__ = ("carry", "loser", "loser_cards", "lscore", "rules", "streak", "winner", "wscore")
+
+    def __init__(
+        self,
+        winner: PlayerHand,
+        wscore: Score,
+        loser: PlayerHand,
+        lscore: Score,
+        loser_cards: int,
+        rules: RuleSet,
+        streak: int,
+        carry: int,
+    ) -> None:
+        self.winner = winner
+        self.wscore = wscore
+        self.loser = loser
+        self.lscore = lscore
+        self.loser_cards = loser_cards
+        self.rules = rules
+        self.streak = streak
+        self.carry = carry
 
 
 def _go(s: _Sides) -> Check:  # RULES.md 7, chips: the whole payout doubles once past three gos
@@ -303,10 +401,10 @@ def _pibak(s: _Sides) -> Check:
 
 
 def _gwangbak(s: _Sides) -> Check:
-    facts: dict[str, Any] = {"loser_brights": s.lscore.brights, "rain": RAIN_BRIGHT in s.lcards}
+    facts: dict[str, Any] = {"loser_brights": s.lscore.brights, "rain": s.lscore.rain}
     if not s.wscore.points(Combination.BRIGHTS):
         return Check("gwangbak", False, 1, "winner-no-bright-points", facts)
-    if s.lcards.isdisjoint(BRIGHTS):
+    if not s.lscore.brights:
         return Check("gwangbak", True, 2, "no-bright", facts)
     return Check("gwangbak", False, 1, "has-bright", facts)
 
@@ -324,37 +422,36 @@ def _nagari(s: _Sides) -> Check:
 
 
 def _empty_loser(s: _Sides) -> Check:
-    n = len(s.lcards)
+    n = s.loser_cards
     return Check(
         "empty-loser", n == 0, 0 if n == 0 else 1, "captured-cards" if n else "captured-nothing", {"loser_cards": n}
     )
 
 
-# The rules a payment is checked against, in the order of RULES.md 8 (the chips go doubling of RULES.md 7
-# first), each with when the rule set switches it on and how it is checked.
-_RULES: tuple[tuple[str, Callable[[RuleSet], bool], Callable[[_Sides], Check]], ...] = (
-    ("go", lambda r: r.go_scheme == "chips", _go),
-    ("shake", lambda r: r.shake_multiplier > 1, _shake),
-    ("bomb", lambda r: r.bomb_multiplier > 1, _bomb),
-    ("meongtta", lambda r: r.meongtta_min_animals > 0, _meongtta),
-    ("pibak", lambda r: r.pibak_max_loser_junk >= 0, _pibak),
-    ("gwangbak", lambda r: r.gwangbak, _gwangbak),
-    ("gobak", lambda r: r.gobak != "none", _gobak),
-    ("nagari", lambda r: r.nagari_multiplier > 1, _nagari),
-    ("empty-loser", lambda r: r.empty_loser_exempt, _empty_loser),
-)
+# How each rule of RULES.md 8 is checked; ``RuleSet.checked`` says which of them a rule set switches on.
+_CHECKS: Final[dict[str, Callable[[_Sides], Check]]] = {
+    "go": _go,
+    "shake": _shake,
+    "bomb": _bomb,
+    "meongtta": _meongtta,
+    "pibak": _pibak,
+    "gwangbak": _gwangbak,
+    "gobak": _gobak,
+    "nagari": _nagari,
+    "empty-loser": _empty_loser,
+}
 
 
 def checked_rules(rules: RuleSet) -> tuple[str, ...]:
     """The rules of RULES.md 8 that ``rules`` switch on: each payment carries one check of each."""
-    return tuple(name for name, on, _ in _RULES if on(rules))
+    return rules.checked
 
 
 def _checks(s: _Sides) -> list[Check]:
-    checks = [check(s) for _, on, check in _RULES if on(s.rules)]
+    checks = [_CHECKS[rule](s) for rule in s.rules.checked]
     if checks and checks[-1].rule == "empty-loser" and checks[-1].applied:
         # RULES.md 8: a loser who captured nothing pays nothing, whatever else holds
-        checks[:-1] = [c._replace(applied=False, factor=1, reason="exempt") for c in checks[:-1]]
+        checks[:-1] = [Check(c.rule, False, 1, "exempt", c.facts) for c in checks[:-1]]
     return checks
 
 
@@ -362,9 +459,7 @@ def _instant_checks(s: _Sides) -> tuple[Check, ...]:
     """An instant win pays fixed points times the nagari carry; no other factor applies (RULES.md 8), and
     the empty-loser exemption does not either (chongtong comes before anyone captures)."""
     return tuple(
-        check(s) if name == "nagari" else Check(name, False, 1, "instant-win", {})
-        for name, on, check in _RULES
-        if on(s.rules)
+        _nagari(s) if rule == "nagari" else Check(rule, False, 1, "instant-win", {}) for rule in s.rules.checked
     )
 
 

@@ -3,43 +3,84 @@ and the record of what happened (events and instant payments).
 
 A *seat* holds what one player has: the hand (the cards known to be in it, and how many more nobody has
 seen), the captured cards, and the counts that settlement and the rules need (go calls, shakes, bombs,
-ppuks, turns, flip turns held after a bomb). The table's operations keep these in step: a capture, a steal
-(RULES.md 6), revealing a card, recording an event, an instant payment.
+ppuks, turns, flip turns held after a bomb). The table's operations keep these in step: laying a card on
+the layout and lifting it, a capture, a steal (RULES.md 6), revealing cards, recording an event, an instant
+payment.
+
+Cards are held as masks (bit i = the card of catalog index i, as in ``CardSet``) wherever a turn changes
+them: a seat's hand and captures, the layout, the cards nobody has seen. The layout also keeps, month by
+month, the order in which its cards arrived, which the events report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
-from .cards import Card, CardSet, Place
+from .cards import CARDS, Card, CardSet, Place
 from .events import Event, EventType, InstantPayment
 from .rules import RuleSet
 from .scoring import Score, evaluate
 
 __all__ = ["Seat", "Table"]
 
+STEAL: Final = EventType.STEAL
 
-@dataclass(slots=True, eq=False)
+
 class Seat:
     """One player's side of the table. The cards are held as masks (``CardSet.mask``), which every turn
     updates; ``hand`` and ``captured`` give them as CardSets."""
 
-    id: str
-    hand_mask: int  # cards known to be in the hand
-    hidden: int  # further cards in the hand that nobody has seen
-    captured_mask: int = 0
-    go_count: int = 0
-    go_bar: int | None = None  # the score at the last go: the next decision needs more (RULES.md 7)
-    shakes: int = 0
-    bombs: int = 0
-    ppuk_count: int = 0
-    first_ppuks: int = 0  # ppuks on each of the first turns in a row (RULES.md 8, first-turn payments)
-    turns: int = 0
-    empty_turns: int = 0  # turns in a row that captured nothing (heodang)
-    flip_turns: int = 0  # flip-only turns held after a bomb (RULES.md 5)
-    sep_animal_as: str | None = None
+    __slots__ = (
+        "bombs",
+        "captured_mask",
+        "checked_mask",
+        "checked_pin",
+        "empty_turns",
+        "first_ppuks",
+        "flip_turns",
+        "go_bar",
+        "go_count",
+        "hand_mask",
+        "hidden",
+        "id",
+        "ppuk_count",
+        "sep_animal_as",
+        "shakes",
+        "turns",
+    )
+
+    def __init__(self, id: str, hand_mask: int, hidden: int) -> None:
+        self.id = id
+        self.hand_mask = hand_mask  # cards known to be in the hand
+        self.hidden = hidden  # further cards in the hand that nobody has seen
+        self.captured_mask = 0
+        self.go_count = 0
+        self.go_bar: int | None = None  # the score at the last go: the next decision needs more (RULES.md 7)
+        self.shakes = 0
+        self.bombs = 0
+        self.ppuk_count = 0
+        self.first_ppuks = 0  # ppuks on each of the first turns in a row (RULES.md 8, first-turn payments)
+        self.turns = 0
+        self.empty_turns = 0  # turns in a row that captured nothing (heodang)
+        self.flip_turns = 0  # flip-only turns held after a bomb (RULES.md 5)
+        self.sep_animal_as: str | None = None
+        self.checked_mask = 0  # the captures and the cup's pin at the last go/stop check of the game
+        self.checked_pin: str | None = None
+
+    def copy(self) -> Seat:
+        out = Seat(self.id, self.hand_mask, self.hidden)
+        out.captured_mask, out.go_count, out.go_bar = self.captured_mask, self.go_count, self.go_bar
+        out.shakes, out.bombs, out.ppuk_count, out.first_ppuks = (
+            self.shakes,
+            self.bombs,
+            self.ppuk_count,
+            self.first_ppuks,
+        )
+        out.turns, out.empty_turns, out.flip_turns = self.turns, self.empty_turns, self.flip_turns
+        out.sep_animal_as = self.sep_animal_as
+        out.checked_mask, out.checked_pin = self.checked_mask, self.checked_pin
+        return out
 
     @property
     def hand(self) -> CardSet:
@@ -58,6 +99,9 @@ class Seat:
         """The seat's combination score now (RULES.md 2-3)."""
         return evaluate(self.captured, rules, self.sep_animal_as)
 
+    def __repr__(self) -> str:
+        return f"Seat({self.id!r}, hand={self.hand.ids()}, hidden={self.hidden}, captured={self.captured.ids()})"
+
 
 class Table:
     """The cards on the table and the record of the hand. ``stock`` is None when it is not known."""
@@ -67,20 +111,33 @@ class Table:
         rules: RuleSet,
         seats: Sequence[Seat],
         stock: Sequence[Card] | None,
-        unseen: CardSet,
+        unseen: int,
         stock_left: int,
     ) -> None:
         self.rules = rules
         self.seats = list(seats)
-        self.layout: list[list[Card]] = [[] for _ in range(13)]  # by month; index 0 (bonus cards) stays empty
+        self.layout: list[list[Card]] = [[] for _ in range(13)]  # by month, in order of arrival; 0 stays empty
+        self.layout_mask = 0  # the same cards as a mask
         self.stack_maker: dict[int, str | None] = {}  # month -> who made the ppuk (None: a dealt stack)
-        self.stock = list(stock) if stock is not None else None
+        self.stock = tuple(stock) if stock is not None else None
         self.stock_pos = 0  # the top of a known stock
         self.stock_left = stock_left
-        self.unseen = unseen
-        self.seen_at: dict[int, int | None] = {}  # card index -> the move that revealed it (absent: the deal)
+        self.unseen = unseen  # mask of the cards nobody has seen (hidden hands, hidden stock)
+        self.revealed: list[tuple[int, int]] = []  # (move index, mask of the cards it brought into view)
         self.events: list[Event] = []
         self.instant_payments: list[InstantPayment] = []
+
+    def copy(self) -> Table:
+        """An independent copy: the same cards (cards are values) in new piles and records."""
+        out = Table(self.rules, [seat.copy() for seat in self.seats], self.stock, self.unseen, self.stock_left)
+        out.layout = [list(month) for month in self.layout]
+        out.layout_mask = self.layout_mask
+        out.stack_maker = dict(self.stack_maker)
+        out.stock_pos = self.stock_pos
+        out.revealed = list(self.revealed)
+        out.events = list(self.events)
+        out.instant_payments = list(self.instant_payments)
+        return out
 
     # --- looking -----------------------------------------------------------------------------------------
 
@@ -91,19 +148,20 @@ class Table:
         raise KeyError(player)
 
     def layout_cards(self) -> CardSet:
-        return CardSet(card for month in self.layout for card in month)
+        return CardSet.from_mask(self.layout_mask)
 
     def stock_top(self, offset: int = 0) -> Card | None:
         """The card ``offset`` below the top of a known stock (None past its end)."""
-        assert self.stock is not None
+        stock = self.stock
+        assert stock is not None
         pos = self.stock_pos + offset
-        return self.stock[pos] if pos < len(self.stock) else None
+        return stock[pos] if pos < len(stock) else None
 
     def locate(self, card: Card) -> Place:
         """Where a card nobody may play any more was seen: on the layout, in whose captures or hand, in the
         stock, or played; with the move that revealed it."""
-        when = self.seen_at.get(card.index)
-        if card in self.layout[card.month]:
+        when = next((i for i, mask in self.revealed if mask & card.bit), None)
+        if self.layout_mask & card.bit:
             return Place("layout", None, when)
         for seat in self.seats:
             if seat.captured_mask & card.bit:
@@ -116,21 +174,33 @@ class Table:
 
     # --- changing ----------------------------------------------------------------------------------------
 
+    def lay(self, card: Card) -> None:
+        """Put a card face up on the layout, beside the others of its month."""
+        self.layout[card.month].append(card)
+        self.layout_mask |= card.bit
+
+    def lift(self, month: int) -> list[Card]:
+        """Take every card of a month off the layout; returns them in the order they arrived."""
+        here = self.layout[month]
+        self.layout[month] = []
+        for card in here:
+            self.layout_mask &= ~card.bit
+        return here
+
+    def lift_one(self, card: Card) -> None:
+        """Take one card off the layout."""
+        self.layout[card.month].remove(card)
+        self.layout_mask &= ~card.bit
+
     def record(self, move_index: int | None, player: str | None, type_: EventType, **data: Any) -> None:
         self.events.append(Event(move_index, player, type_, data))
 
-    def reveal(self, cards: Iterable[Card], move_index: int | None) -> None:
+    def reveal(self, mask: int, move_index: int) -> None:
         """Cards come into view (played from a hidden hand, flipped from a hidden stock, shown)."""
-        unseen = self.unseen.mask
-        for card in cards:
-            if unseen & card.bit:
-                unseen &= ~card.bit
-                self.seen_at[card.index] = move_index
-        self.unseen = CardSet.from_mask(unseen)
-
-    def capture(self, seat: Seat, cards: Iterable[Card]) -> None:
-        for card in cards:
-            seat.captured_mask |= card.bit
+        newly = self.unseen & mask
+        if newly:
+            self.unseen &= ~newly
+            self.revealed.append((move_index, newly))
 
     def steal(self, taker: Seat, units: int, cause: EventType, move_index: int) -> None:
         """Take ``units`` junk units from each opponent for ``cause`` (RULES.md 6): the cheapest card first,
@@ -143,7 +213,7 @@ class Table:
             have_all = victim.captured_mask
             taken = 0
             owed = units
-            for value, group in enumerate(self.rules.junk_masks, start=1):  # cheapest first
+            for value, group in enumerate(self.rules.junk_masks, start=1):  # cheapest first: 1, 2, then 3 units
                 have = have_all & group
                 while have and owed > 0:
                     low = have & -have
@@ -154,11 +224,21 @@ class Table:
                 continue
             victim.captured_mask = have_all & ~taken
             taker.captured_mask |= taken
-            cards = list(CardSet.from_mask(taken))
-            self.record(move_index, taker.id, EventType.STEAL, **{"from": victim.id, "cards": cards, "cause": cause})
+            cards = [CARDS[i] for i in _bits(taken)]
+            self.record(move_index, taker.id, STEAL, **{"from": victim.id, "cards": cards, "cause": cause})
 
     def pay_each(self, payee: Seat, points: int, reason: str, turns: int, move_index: int) -> None:
         """Every opponent pays ``payee`` at once, outside the hand's result (RULES.md 8)."""
         for other in self.seats:
             if other is not payee:
                 self.instant_payments.append(InstantPayment(other.id, payee.id, points, reason, turns, move_index))
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,157 +1,241 @@
 """One turn (RULES.md 5 and 6): planned in full against the table before anything moves, then applied.
 
-``Turn.plan`` reads the move against the table and raises ``IllegalMoveError`` for anything the rules
-forbid; only then does ``Turn.apply`` move the cards, record the events and take the steals, and report
-what happened (``TurnResult``). What follows a turn (first-turn payments, instant wins, go or stop, whose
-turn is next) is the game's business, not the turn's.
+``plan`` reads a move against the table and raises ``IllegalMoveError`` for anything the rules forbid; what
+it returns, a ``Plan``, is an immutable value that says exactly what the turn will do: the cards that leave
+the hand, what meets the layout, what the stock turns up, which card each choice takes. Only ``apply`` moves
+the cards, records the events and takes the steals. What follows a turn (first-turn payments, instant wins,
+go or stop, whose turn is next) is the game's business, not the turn's.
+
+How a card meets the layout (RULES.md 5) is written once, in ``meets``: the game's list of legal moves asks
+the same question.
 """
 
 from __future__ import annotations
 
-from .cards import Card, Kind
+from typing import Final
+
+from .cards import Card
 from .errors import IllegalMoveError
 from .events import EventType
 from .moves import Move
 from .table import Seat, Table
 
-__all__ = ["Turn"]
+__all__ = ["Plan", "apply", "can_bomb", "can_shake", "choices", "plan"]
 
 # Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
-BONUS = Kind.BONUS
+BONUS_MONTH: Final = 0  # bonus cards have no month
+CHOK: Final = EventType.CHOK
+TTADAK: Final = EventType.TTADAK
+SSEUL: Final = EventType.SSEUL
+PPUK: Final = EventType.PPUK
+BOMB: Final = EventType.BOMB
+SHAKE: Final = EventType.SHAKE
+BONUS: Final = EventType.BONUS
+JA_PPUK: Final = EventType.JA_PPUK
+STACK_CAPTURE: Final = EventType.STACK_CAPTURE
 
 
-def _three_of_a_month(cards: tuple[Card, ...]) -> bool:
-    """Three different month cards of one month: what a shake shows and a bomb plays (RULES.md 5)."""
-    month = cards[0].month if cards else 0
-    return len(cards) == 3 and len(set(cards)) == 3 and all(c.month == month and c.kind is not BONUS for c in cards)
+class Plan:
+    """A turn checked against the table, and everything it will do there: a value nothing changes once made.
 
-
-class Turn:
-    """One turn of one seat. ``flip_due``: the seat must use a held flip turn now (RULES.md 5).
-
-    Once applied, the turn says what happened: ``took_any`` (a card captured by matching: bonus cards and
-    steals do not count, for heodang), ``ppuk``, ``ttadak``, and ``last``, the player's last turn (no hand card
-    and no flip turn left after it, RULES.md 5).
+    ``leaving`` is the mask of the cards that leave the hand (``hidden_leaving`` of them were hidden until
+    now); ``taken_in`` / ``hidden_in`` a card entering the hand (a bonus card played under ``replace``);
+    ``stock_used`` the cards it takes off the stock, of which ``bonus_gained`` are bonus cards; ``played`` the
+    card meeting the layout (three for a bomb); ``shown`` a shake's three cards; ``draw`` the flipped card;
+    ``capture`` and ``draw_capture`` the layout card chosen of two; ``last``: the player's last turn (no hand
+    card and no flip turn left after it, RULES.md 5).
     """
 
-    def __init__(self, table: Table, seat: Seat, move: Move, move_index: int, *, flip_due: bool) -> None:
+    __slots__ = (
+        "bonus_gained",
+        "capture",
+        "draw",
+        "draw_capture",
+        "hidden_in",
+        "hidden_leaving",
+        "last",
+        "leaving",
+        "move",
+        "move_index",
+        "played",
+        "seat",
+        "shown",
+        "stock_used",
+        "taken_in",
+    )
+
+    def __init__(
+        self,
+        seat: Seat,
+        move: Move,
+        move_index: int,
+        leaving: int,
+        hidden_leaving: int,
+        taken_in: Card | None,
+        hidden_in: int,
+        stock_used: int,
+        bonus_gained: tuple[Card, ...],
+        played: tuple[Card, ...],
+        shown: tuple[Card, ...],
+        draw: Card | None,
+        capture: Card | None,
+        draw_capture: Card | None,
+        last: bool,
+    ) -> None:
+        self.seat: Final = seat
+        self.move: Final = move
+        self.move_index: Final = move_index
+        self.leaving: Final = leaving
+        self.hidden_leaving: Final = hidden_leaving
+        self.taken_in: Final = taken_in
+        self.hidden_in: Final = hidden_in
+        self.stock_used: Final = stock_used
+        self.bonus_gained: Final = bonus_gained
+        self.played: Final = played
+        self.shown: Final = shown
+        self.draw: Final = draw
+        self.capture: Final = capture
+        self.draw_capture: Final = draw_capture
+        self.last: Final = last
+
+
+# --- the rules of a card meeting the layout (RULES.md 5), for planning and for listing moves -------------
+
+
+def meets(table: Table, card: Card) -> int:
+    """How many layout cards of its month a card meets: 0 it stays, 1 a pair, 2 a choice, 3 the stack."""
+    return len(table.layout[card.month])
+
+
+def choices(table: Table, card: Card) -> list[Card]:
+    """The layout cards a card must choose between (two of its month lie there), else none."""
+    here = table.layout[card.month]
+    return list(here) if len(here) == 2 else []
+
+
+def three_of_a_month(cards: tuple[Card, ...]) -> bool:
+    """Three different month cards of one month: what a shake shows and a bomb plays (RULES.md 5)."""
+    if len(cards) != 3:
+        return False
+    a, b, c = cards
+    return a.month == b.month == c.month != BONUS_MONTH and a.index != b.index != c.index != a.index
+
+
+def can_shake(table: Table, month: int) -> bool:
+    """A shake of ``month`` is allowed when the rules have shakes and the layout holds none of it."""
+    return table.rules.allow_shake and not table.layout[month]
+
+
+def can_bomb(table: Table, month: int) -> bool:
+    """A bomb of ``month`` is allowed when the rules have bombs and its fourth card lies alone on the layout."""
+    return table.rules.allow_bomb and len(table.layout[month]) == 1
+
+
+# --- planning ----------------------------------------------------------------------------------------------
+
+
+class _Planner:
+    """Reads one move against the table, collecting what the turn will do; raises and changes nothing."""
+
+    __slots__ = (
+        "bonus_gained",
+        "capture",
+        "hidden_in",
+        "hidden_leaving",
+        "leaving",
+        "move",
+        "move_index",
+        "played",
+        "seat",
+        "shown",
+        "stated_used",
+        "stock_used",
+        "table",
+        "taken_in",
+    )
+
+    def __init__(self, table: Table, seat: Seat, move: Move, move_index: int) -> None:
         self.table = table
         self.seat = seat
         self.move = move
         self.move_index = move_index
-        self.flip_due = flip_due
-        self.leaving: list[Card] = []  # cards leaving the hand, known or hidden until now
-        self.hidden_leaving = 0  # how many of those came from the hidden part of the hand
-        self.taken_in: Card | None = None  # a known card entering the hand (bonus card, replace)
-        self.hidden_in = 0  # an unseen card entering the hand (bonus card, replace, hidden stock)
+        self.leaving = 0
+        self.hidden_leaving = 0
+        self.taken_in: Card | None = None
+        self.hidden_in = 0
         self.stock_used = 0
         self.stated_used = 0  # entries of bonus_flipped consumed
-        self.bonus_gained: list[Card] = []  # bonus cards the stock turned up
-        self.played: list[Card] = []  # the card meeting the layout (three for a bomb)
-        self.shown: tuple[Card, ...] = ()  # a shake's three cards
-        self.draw: Card | None = None
-        self.capture: Card | None = None  # the layout card the played card takes, of two
-        self.draw_capture: Card | None = None
-        self.last = False
-        self.took_any = self.ppuk = self.ttadak = False
+        self.bonus_gained: tuple[Card, ...] = ()
+        self.played: tuple[Card, ...] = ()
+        self.shown: tuple[Card, ...] = ()
+        self.capture: Card | None = None
 
     def fail(self, code: str, card: Card | None = None, *, why: str | None = None, **facts: object) -> IllegalMoveError:
         return IllegalMoveError(
             code, why=why, move_index=self.move_index, player=self.seat.id, card=card.id if card else None, **facts
         )
 
-    # --- planning ----------------------------------------------------------------------------------------
-
-    def plan(self) -> None:
-        """Check the move against the table; raises IllegalMoveError and changes nothing."""
-        seat, move, rules = self.seat, self.move, self.table.rules
-        if move.flip:
-            if not seat.flip_turns:
-                raise self.fail("flip-not-allowed")
-        elif self.flip_due:
-            raise self.fail("flip-required", why="flip-required-next" if seat.hand_size else "flip-required-empty")
-        if move.bonus is not None:
-            self._plan_bonus()
-        elif move.bomb:
-            self._plan_bomb()
-        elif move.play is not None:
-            self._plan_play()
-        hand_after = seat.hand_mask.bit_count() + seat.hidden + self.hidden_in + (self.taken_in is not None)
-        hand_after -= len(self.leaving)
-        flips_after = seat.flip_turns - move.flip + (rules.bomb_flip_turns if move.bomb else 0)
-        self.last = hand_after == 0 and flips_after == 0
-        self.draw = self._flip(move.draw, "draw")
-        if move.bonus_flipped is not None:
-            self._check_bonus_flipped(move.bonus_flipped)
-        played = self.played[0] if self.played else None
-        if self.draw is not None:
-            if played is None or move.bomb or self.draw.month != played.month:
-                self.draw_capture = self._choose(self.draw, move.draw_capture, "draw_capture")
-            elif move.draw_capture is not None:
-                raise self.fail("capture-not-allowed", move.draw_capture, why="draw-on-own-month", drawn=self.draw)
-        elif move.draw_capture is not None:
-            raise self.fail("capture-not-allowed", move.draw_capture, why="nothing-flipped")
-
-    def _plan_play(self) -> None:
+    def play(self) -> None:
         move = self.move
         card = move.play
         assert card is not None
-        if card.kind is BONUS:
+        if card.month == BONUS_MONTH:
             raise self.fail("bad-move", card, why="bonus-with-play")
         if move.shake:
-            self._plan_shake()
+            self.shake()
         if self.seat.hand_mask & card.bit:  # the usual case: a card known to be in the hand
-            self.leaving.append(card)
+            self.leaving |= card.bit
         else:
-            self._take_from_hand([card], "play")
-        self.played = [card]
-        self.capture = self._choose(card, move.capture, "capture")
+            self.take_from_hand((card,), "play")
+        self.played = (card,)
+        self.capture = self.choose(card, move.capture, "capture")
 
-    def _plan_shake(self) -> None:
+    def shake(self) -> None:
         table, seat, move = self.table, self.seat, self.move
         cards = move.shake
         if not table.rules.allow_shake:
             raise self.fail("shake-not-allowed", why="shake-off")
-        if not _three_of_a_month(cards):
+        if not three_of_a_month(cards):
             raise self.fail("shake-not-allowed", why="not-three-of-a-month", cards=list(cards))
         month = cards[0].month
         if move.play not in cards:
             raise self.fail("shake-not-allowed", move.play, why="plays-another", cards=list(cards))
-        if table.layout[month]:
+        if not can_shake(table, month):
             raise self.fail("shake-not-allowed", why="month-on-layout", month=month, layout=list(table.layout[month]))
         hidden_needed = 0
+        taken_in = self.taken_in.bit if self.taken_in is not None else 0
         for card in cards:
-            if seat.hand_mask & card.bit or card is self.taken_in:
+            if (seat.hand_mask | taken_in) & card.bit:
                 continue
-            if card not in table.unseen:
-                raise self._not_in_hand(card, "shake")
+            if not table.unseen & card.bit:
+                raise self.not_in_hand(card, "shake")
             hidden_needed += 1
         if hidden_needed > seat.hidden + self.hidden_in:
             raise self.fail("card-not-in-hand", why="cannot-hold", cards=list(cards))
         self.shown = cards
 
-    def _plan_bomb(self) -> None:
+    def bomb(self) -> None:
         table, move = self.table, self.move
         cards = move.bomb
         if not table.rules.allow_bomb:
             raise self.fail("bomb-not-allowed", why="bomb-off")
-        if not _three_of_a_month(cards):
+        if not three_of_a_month(cards):
             raise self.fail("bomb-not-allowed", why="not-three-of-a-month", cards=list(cards))
         month = cards[0].month
-        if len(table.layout[month]) != 1:
+        if not can_bomb(table, month):
             raise self.fail("bomb-not-allowed", why="fourth-not-alone", month=month, layout=list(table.layout[month]))
-        self._take_from_hand(cards, "bomb")
-        self.played = list(cards)
+        self.take_from_hand(cards, "bomb")
+        self.played = cards
 
-    def _plan_bonus(self) -> None:
+    def bonus(self) -> None:
         table, seat, move, rules = self.table, self.seat, self.move, self.table.rules
         card = move.bonus
         assert card is not None
-        if card.kind is not BONUS:
+        if card.month != BONUS_MONTH:
             raise self.fail("bad-move", card, why="not-a-bonus-card")
-        if card.id not in rules.bonus_cards:
+        if not rules.deck.mask & card.bit:
             raise self.fail("bonus-not-in-play", card, preset=rules.preset)
-        self._take_from_hand([card], "bonus")
+        self.take_from_hand((card,), "bonus")
         if rules.bonus_from_hand == "replace":
             # the stock top goes into the hand, unseen by the others; the hand card played after it may be a
             # shake or a bomb, counted with that card in the hand (RULES.md 5)
@@ -162,10 +246,10 @@ class Turn:
                     self.hidden_in = 1
                 self.stock_used = 1
             if move.bomb:
-                self._plan_bomb()
+                self.bomb()
             elif move.play is not None:
-                self._plan_play()
-            elif any(c.kind is not BONUS for c in (*seat.hand, self.taken_in) if c is not None):
+                self.play()
+            elif any(c.month != BONUS_MONTH for c in (*seat.hand, self.taken_in) if c is not None):
                 # with hidden cards, the log's word that none is a month card is taken
                 raise self.fail("bad-move", why="bonus-then-nothing")
             return
@@ -174,60 +258,60 @@ class Turn:
             raise self.fail("shake-not-allowed", why="after-extra-flip")
         if move.bomb:
             raise self.fail("bomb-not-allowed", why="after-extra-flip")
-        flipped = self._flip(move.play, "extra-flip")
+        flipped = self.flip(move.play, "extra-flip")
         if flipped is not None:
-            self.played = [flipped]
-            self.capture = self._choose(flipped, move.capture, "capture")
+            self.played = (flipped,)
+            self.capture = self.choose(flipped, move.capture, "capture")
 
-    def _take_from_hand(self, cards: tuple[Card, ...] | list[Card], action: str) -> None:
+    def take_from_hand(self, cards: tuple[Card, ...], action: str) -> None:
         """Check that the cards can leave the hand; they are counted into ``leaving``."""
         seat, table = self.seat, self.table
+        taken_in = self.taken_in.bit if self.taken_in is not None else 0
         for card in cards:
-            if card in self.leaving:
+            bit = card.bit
+            if self.leaving & bit:
                 raise self.fail("bad-move", card, why="card-twice", action=action)
-            if seat.hand_mask & card.bit or card is self.taken_in:
-                self.leaving.append(card)
-            elif card in table.unseen and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
+            if (seat.hand_mask | taken_in) & bit:
+                self.leaving |= bit
+            elif table.unseen & bit and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
                 self.hidden_leaving += 1
-                self.leaving.append(card)
+                self.leaving |= bit
             else:
-                raise self._not_in_hand(card, action)
+                raise self.not_in_hand(card, action)
 
-    def _not_in_hand(self, card: Card, action: str) -> IllegalMoveError:
+    def not_in_hand(self, card: Card, action: str) -> IllegalMoveError:
         seat, table = self.seat, self.table
-        if card in table.unseen or seat.hidden + self.hidden_in == 0:
+        if table.unseen & card.bit or seat.hidden + self.hidden_in == 0:
             return self.fail("card-not-in-hand", card, action=action)
         return self.fail("card-already-seen", card, action=action, seen=table.locate(card))
 
-    def _flip(self, stated: Card | None, role: str) -> Card | None:
+    def flip(self, stated: Card | None, role: str) -> Card | None:
         """The next month card off the stock (bonus cards on the way go to ``bonus_gained``)."""
         table = self.table
+        stock = table.stock
         while table.stock_left - self.stock_used > 0:
-            if table.stock is not None:
-                card = table.stock[table.stock_pos + self.stock_used]
-            else:
-                card = self._stated_flip(stated, role)
+            card = stock[table.stock_pos + self.stock_used] if stock is not None else self.stated_flip(stated, role)
             self.stock_used += 1
-            if card.kind is BONUS:
-                self.bonus_gained.append(card)
-                if stated is card:  # the flips as they happened: this bonus card first, then the next
-                    stated = None
+            if card.month == BONUS_MONTH:
+                self.bonus_gained += (card,)
+                if stated is not None and stated.index == card.index:
+                    stated = None  # the flips as they happened: this bonus card first, then the next
                 continue
-            if stated is not None and stated is not card:
+            if stated is not None and stated.index != card.index:
                 raise self.fail("draw-mismatch", stated, why="not-the-top", role=role, top=card)
             return card
         if stated is not None:
             raise self.fail("draw-mismatch", stated, why="stock-empty", role=role)
         return None
 
-    def _stated_flip(self, stated: Card | None, role: str) -> Card:
+    def stated_flip(self, stated: Card | None, role: str) -> Card:
         """With an unknown stock, the log says what came up: the listed bonus cards first, then the card."""
         table = self.table
         listed = self.move.bonus_flipped or ()
         if self.stated_used < len(listed):
             card = listed[self.stated_used]
             self.stated_used += 1
-            if card.kind is not BONUS:
+            if card.month != BONUS_MONTH:
                 raise self.fail("bad-move", card, why="bonus-flipped-not-bonus")
         elif stated is None:
             if self.bonus_gained:  # the log named a bonus card as the draw, and nothing after it
@@ -235,19 +319,23 @@ class Turn:
             raise self.fail("draw-required", role=role)
         else:
             card = stated
-        if card not in table.unseen or card in self.bonus_gained or card in self.played or card in self.leaving:
-            seen = table.locate(card) if card not in table.unseen else None
+        bit = card.bit
+        this_turn = self.leaving
+        for other in (*self.bonus_gained, *self.played):
+            this_turn |= other.bit
+        if not table.unseen & bit or this_turn & bit:
+            seen = table.locate(card) if not table.unseen & bit else None
             raise self.fail("card-already-seen", card, action=role, seen=seen, this_turn=seen is None)
         return card
 
-    def _check_bonus_flipped(self, listed: tuple[Card, ...]) -> None:
+    def check_bonus_flipped(self, listed: tuple[Card, ...]) -> None:
         if self.table.stock is None and self.stated_used < len(listed):
             extra = listed[self.stated_used]
             raise self.fail("draw-mismatch", extra, why="bonus-not-flipped")
-        if self.table.stock is not None and list(listed) != self.bonus_gained:
-            raise self.fail("draw-mismatch", why="bonus-list", flipped=self.bonus_gained, listed=list(listed))
+        if self.table.stock is not None and listed != self.bonus_gained:
+            raise self.fail("draw-mismatch", why="bonus-list", flipped=list(self.bonus_gained), listed=list(listed))
 
-    def _choose(self, card: Card, choice: Card | None, field: str) -> Card | None:
+    def choose(self, card: Card, choice: Card | None, field: str) -> Card | None:
         """How a card meets the layout of its month; the chosen card when two were there."""
         here = self.table.layout[card.month]
         if len(here) == 2:
@@ -260,155 +348,215 @@ class Turn:
             raise self.fail("capture-not-allowed", choice, why="no-choice", field=field, played=card)
         return None
 
-    # --- applying ----------------------------------------------------------------------------------------
 
-    def apply(self) -> None:
-        """Move the cards, record the events, take the steals."""
-        table, seat, rules, i = self.table, self.seat, self.table.rules, self.move_index
-        move = self.move
-        layout_was_empty = not any(table.layout)  # for sseul: the layout as the turn began
+def plan(table: Table, seat: Seat, move: Move, move_index: int, flip_due: bool) -> Plan:
+    """Check a turn of ``seat`` against the table; raises IllegalMoveError and changes nothing.
 
-        # the hand and the stock
-        seat.hidden += self.hidden_in - self.hidden_leaving
-        hand = seat.hand_mask
-        if self.taken_in is not None:
-            hand |= self.taken_in.bit
-        for card in self.leaving:
-            hand &= ~card.bit
-        if self.shown:  # the shaken cards not played are known to be in the hand from now on
-            kept = [c for c in self.shown if c not in self.leaving and not hand & c.bit]
-            for card in kept:
-                hand |= card.bit
-            seat.hidden -= len(kept)
-        seat.hand_mask = hand
-        if table.unseen.mask:  # (with a known deal every card was seen at the deal)
-            # the stock top played as if from hand (extra-flip) is among the played cards
-            flipped = [self.draw] if self.draw else []
-            table.reveal([*self.leaving, *self.shown, *self.bonus_gained, *self.played, *flipped], i)
-        if self.stock_used:
-            if table.stock is not None:
-                table.stock_pos += self.stock_used
-            table.stock_left -= self.stock_used
-        if move.flip:
-            seat.flip_turns -= 1
-        seat.turns += 1
-        stealing: list[EventType] = []
-        # as at the table: a bonus card from hand first, then the shake, then the bonus cards the flips turn up
-        if move.bonus is not None:
-            self._gain_bonus(move.bonus, "hand")
-        if self.shown:
-            seat.shakes += 1
-            table.record(i, seat.id, EventType.SHAKE, cards=list(self.shown))
-        for card in self.bonus_gained:
-            self._gain_bonus(card, "stock")
+    ``flip_due``: the seat must use a held flip turn now (RULES.md 5).
+    """
+    p = _Planner(table, seat, move, move_index)
+    if move.flip:
+        if not seat.flip_turns:
+            raise p.fail("flip-not-allowed")
+    elif flip_due:
+        raise p.fail("flip-required", why="flip-required-next" if seat.hand_size else "flip-required-empty")
+    if move.bonus is not None:
+        p.bonus()
+    elif move.bomb:
+        p.bomb()
+    elif move.play is not None:
+        p.play()
+    hand_after = seat.hand_mask.bit_count() + seat.hidden + p.hidden_in + (p.taken_in is not None)
+    hand_after -= p.leaving.bit_count()
+    flips_after = seat.flip_turns - move.flip + (table.rules.bomb_flip_turns if move.bomb else 0)
+    last = hand_after == 0 and flips_after == 0
+    draw = p.flip(move.draw, "draw")
+    if move.bonus_flipped is not None:
+        p.check_bonus_flipped(move.bonus_flipped)
+    draw_capture = None
+    played = p.played[0] if p.played else None
+    if draw is not None:
+        if played is None or move.bomb or draw.month != played.month:
+            draw_capture = p.choose(draw, move.draw_capture, "draw_capture")
+        elif move.draw_capture is not None:
+            raise p.fail("capture-not-allowed", move.draw_capture, why="draw-on-own-month", drawn=draw)
+    elif move.draw_capture is not None:
+        raise p.fail("capture-not-allowed", move.draw_capture, why="nothing-flipped")
+    return Plan(
+        seat,
+        move,
+        move_index,
+        p.leaving,
+        p.hidden_leaving,
+        p.taken_in,
+        p.hidden_in,
+        p.stock_used,
+        p.bonus_gained,
+        p.played,
+        p.shown,
+        draw,
+        p.capture,
+        draw_capture,
+        last,
+    )
 
-        layout = table.layout
-        took_any = ppuk = ttadak = False
-        played = self.played[0] if self.played else None
-        pending: list[Card] = []  # a pair waiting for the flip
-        alone = paired_of_two = False
-        if move.bomb:
-            assert played is not None
-            target = layout[played.month]
-            taken = [*target, *self.played]
-            target.clear()
-            table.capture(seat, taken)
+
+# --- applying ----------------------------------------------------------------------------------------------
+
+
+def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
+    """Move the cards, record the events, take the steals (RULES.md 5, 6). Returns what the turn did, for the
+    game: a card captured by matching (bonus cards and steals do not count, for heodang), a ppuk, a ttadak."""
+    seat, move, i, rules = plan.seat, plan.move, plan.move_index, table.rules
+    layout_was_empty = not table.layout_mask  # for sseul: the layout as the turn began
+
+    # the hand and the stock
+    seat.hidden += plan.hidden_in - plan.hidden_leaving
+    hand = seat.hand_mask
+    if plan.taken_in is not None:
+        hand |= plan.taken_in.bit
+    hand &= ~plan.leaving
+    shown = 0
+    if plan.shown:  # the shaken cards not played are known to be in the hand from now on
+        for card in plan.shown:
+            shown |= card.bit
+        kept = shown & ~plan.leaving & ~hand
+        hand |= kept
+        seat.hidden -= kept.bit_count()
+    seat.hand_mask = hand
+    if table.unseen:  # (with a known deal every card was seen at the deal)
+        # the stock top played as if from hand (extra-flip) is among the played cards
+        seen = plan.leaving | shown
+        for card in (*plan.bonus_gained, *plan.played):
+            seen |= card.bit
+        if plan.draw is not None:
+            seen |= plan.draw.bit
+        table.reveal(seen, i)
+    if plan.stock_used:
+        if table.stock is not None:
+            table.stock_pos += plan.stock_used
+        table.stock_left -= plan.stock_used
+    if move.flip:
+        seat.flip_turns -= 1
+    seat.turns += 1
+    stealing: list[EventType] = []
+    # as at the table: a bonus card from hand first, then the shake, then the bonus cards the flips turn up
+    if move.bonus is not None:
+        _gain_bonus(table, plan, move.bonus, "hand")
+    if plan.shown:
+        seat.shakes += 1
+        table.record(i, seat.id, SHAKE, cards=list(plan.shown))
+    for card in plan.bonus_gained:
+        _gain_bonus(table, plan, card, "stock")
+
+    layout = table.layout
+    took_any = ppuk = ttadak = False
+    played = plan.played[0] if plan.played else None
+    pending: list[Card] = []  # a pair waiting for the flip
+    alone = paired_of_two = False
+    if move.bomb:
+        assert played is not None
+        taken = [*table.lift(played.month), *plan.played]
+        _capture(seat, taken)
+        took_any = True
+        seat.bombs += 1
+        seat.flip_turns += rules.bomb_flip_turns
+        table.record(i, seat.id, BOMB, cards=taken, played=list(plan.played))
+        stealing.append(BOMB)
+    elif played is not None:
+        here = layout[played.month]
+        if not here:
+            table.lay(played)
+            alone = True
+        elif len(here) == 1:
+            pending = [here[0], played]
+        elif len(here) == 2:
+            assert plan.capture is not None
+            pending = [plan.capture, played]
+            paired_of_two = True
+        else:
+            stealing.append(_take_stack(table, plan, played))
             took_any = True
-            seat.bombs += 1
-            seat.flip_turns += rules.bomb_flip_turns
-            table.record(i, seat.id, EventType.BOMB, cards=taken, played=list(self.played))
-            stealing.append(EventType.BOMB)
-        elif played is not None:
-            here = layout[played.month]
-            if not here:
-                here.append(played)
-                alone = True
-            elif len(here) == 1:
-                pending = [here[0], played]
-            elif len(here) == 2:
-                assert self.capture is not None
-                pending = [self.capture, played]
-                paired_of_two = True
-            else:
-                stealing.append(self._take_stack(played))
-                took_any = True
 
-        drawn = self.draw
-        if drawn is not None and played is not None and not move.bomb and drawn.month == played.month:
-            here = layout[played.month]
-            if alone:  # chok: the flip takes the card just played
-                here.remove(played)
-                table.capture(seat, [played, drawn])
-                took_any = True
-                table.record(i, seat.id, EventType.CHOK, played=played, drawn=drawn)
-                stealing.append(EventType.CHOK)
-            elif paired_of_two:  # ttadak: all four
-                taken = [*here, played, drawn]
-                here.clear()
-                table.capture(seat, taken)
-                took_any = ttadak = True
-                table.record(i, seat.id, EventType.TTADAK, cards=taken, month=played.month)
-                stealing.append(EventType.TTADAK)
-            elif self.last and not rules.ppuk_on_last_turn:
-                # RULES.md 5: no ppuk with the last card; the three are captured instead
-                taken = [*here, played, drawn]
-                here.clear()
-                table.capture(seat, taken)
-                took_any = True
-            else:  # ppuk: the three stay on the layout as a stack of this player's making
-                paired = here[0]
-                here.extend([played, drawn])
-                table.stack_maker[played.month] = seat.id
-                seat.ppuk_count += 1
-                ppuk = True
-                table.record(
-                    i, seat.id, EventType.PPUK, played=played, paired=paired, drawn=drawn, count=seat.ppuk_count
-                )
-            pending = []
-        elif drawn is not None:
-            there = layout[drawn.month]
-            if not there:
-                there.append(drawn)
-            elif len(there) == 1:
-                table.capture(seat, [there.pop(), drawn])
-                took_any = True
-            elif len(there) == 2:
-                assert self.draw_capture is not None
-                there.remove(self.draw_capture)
-                table.capture(seat, [self.draw_capture, drawn])
-                took_any = True
-            else:
-                stealing.append(self._take_stack(drawn))
-                took_any = True
-        if pending:
-            here = layout[pending[0].month]
-            for card in pending:
-                if card in here:
-                    here.remove(card)
-            table.capture(seat, pending)
+    drawn = plan.draw
+    if drawn is not None and played is not None and not move.bomb and drawn.month == played.month:
+        month = played.month
+        if alone:  # chok: the flip takes the card just played
+            table.lift_one(played)
+            seat.captured_mask |= played.bit | drawn.bit
             took_any = True
-        if not layout_was_empty and not any(layout):
-            table.record(i, seat.id, EventType.SSEUL)
-            stealing.append(EventType.SSEUL)
-        for event in stealing:
-            table.steal(seat, rules.steal(event, self.last), event, i)
-        self.took_any, self.ppuk, self.ttadak = took_any, ppuk, ttadak
+            table.record(i, seat.id, CHOK, played=played, drawn=drawn)
+            stealing.append(CHOK)
+        elif paired_of_two:  # ttadak: all four
+            taken = [*table.lift(month), played, drawn]
+            _capture(seat, taken)
+            took_any = ttadak = True
+            table.record(i, seat.id, TTADAK, cards=taken, month=month)
+            stealing.append(TTADAK)
+        elif plan.last and not rules.ppuk_on_last_turn:
+            # RULES.md 5: no ppuk with the last card; the three are captured instead
+            taken = [*table.lift(month), played, drawn]
+            _capture(seat, taken)
+            took_any = True
+        else:  # ppuk: the three stay on the layout as a stack of this player's making
+            paired = layout[month][0]
+            table.lay(played)
+            table.lay(drawn)
+            table.stack_maker[month] = seat.id
+            seat.ppuk_count += 1
+            ppuk = True
+            table.record(i, seat.id, PPUK, played=played, paired=paired, drawn=drawn, count=seat.ppuk_count)
+        pending = []
+    elif drawn is not None:
+        there = layout[drawn.month]
+        if not there:
+            table.lay(drawn)
+        elif len(there) == 1:
+            seat.captured_mask |= there[0].bit | drawn.bit
+            table.lift(drawn.month)
+            took_any = True
+        elif len(there) == 2:
+            chosen = plan.draw_capture
+            assert chosen is not None
+            table.lift_one(chosen)
+            seat.captured_mask |= chosen.bit | drawn.bit
+            took_any = True
+        else:
+            stealing.append(_take_stack(table, plan, drawn))
+            took_any = True
+    if pending:
+        for card in pending:
+            if table.layout_mask & card.bit:
+                table.lift_one(card)
+            seat.captured_mask |= card.bit
+        took_any = True
+    if not layout_was_empty and not table.layout_mask:
+        table.record(i, seat.id, SSEUL)
+        stealing.append(SSEUL)
+    for event in stealing:
+        table.steal(seat, rules.steal(event, plan.last), event, i)
+    return took_any, ppuk, ttadak
 
-    def _gain_bonus(self, card: Card, source: str) -> None:
-        """A bonus card goes to the captures at once and steals (RULES.md 5, 6)."""
-        table, seat, i = self.table, self.seat, self.move_index
-        table.capture(seat, [card])
-        table.record(i, seat.id, EventType.BONUS, card=card, source=source)
-        table.steal(seat, table.rules.steal(EventType.BONUS, self.last), EventType.BONUS, i)
 
-    def _take_stack(self, card: Card) -> EventType:
-        """``card`` takes the stack of three on its month (RULES.md 5); returns the event, which steals."""
-        table, seat = self.table, self.seat
-        here = table.layout[card.month]
-        taken = [*here, card]
-        maker = table.stack_maker.pop(card.month, None)
-        here.clear()
-        table.capture(seat, taken)
-        event = EventType.JA_PPUK if maker == seat.id else EventType.STACK_CAPTURE
-        table.record(self.move_index, seat.id, event, cards=taken, month=card.month, maker=maker)
-        return event
+def _capture(seat: Seat, cards: list[Card]) -> None:
+    for card in cards:
+        seat.captured_mask |= card.bit
+
+
+def _gain_bonus(table: Table, plan: Plan, card: Card, source: str) -> None:
+    """A bonus card goes to the captures at once and steals (RULES.md 5, 6)."""
+    seat, i = plan.seat, plan.move_index
+    seat.captured_mask |= card.bit
+    table.record(i, seat.id, BONUS, card=card, source=source)
+    table.steal(seat, table.rules.steal(BONUS, plan.last), BONUS, i)
+
+
+def _take_stack(table: Table, plan: Plan, card: Card) -> EventType:
+    """``card`` takes the stack of three on its month (RULES.md 5); returns the event, which steals."""
+    seat = plan.seat
+    maker = table.stack_maker.pop(card.month, None)
+    taken = [*table.lift(card.month), card]
+    _capture(seat, taken)
+    event = JA_PPUK if maker == seat.id else STACK_CAPTURE
+    table.record(plan.move_index, seat.id, event, cards=taken, month=card.month, maker=maker)
+    return event

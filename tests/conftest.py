@@ -1,10 +1,16 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from engine import by_id
+if os.environ.get("GOSTOP_TEST_ENGINE") == "pure":  # the pure engine, even where the compiled one is built
+    from tests.engines import use_sources
+
+    use_sources("engine")
+
+from engine import by_id  # (after the choice of build above)
 from service import create_app
 
 ROOT = Path(__file__).resolve().parent.parent

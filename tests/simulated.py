@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from engine import GameState, by_id, replay, resolve
+from engine import CardSet, GameState, by_id, replay, resolve
 from engine.simulate import simulate
 
 HANDS = int(os.environ.get("GOSTOP_SIM_HANDS", "2000"))
@@ -22,10 +22,10 @@ def assert_conserved(state: GameState, deck: list[str]) -> None:
     if table.stock is not None:
         places += [c.id for c in table.stock[table.stock_pos :]]
         assert state.stock_left == len(table.stock) - table.stock_pos
-    places += [c.id for c in table.unseen]
+    places += [c.id for c in CardSet.from_mask(table.unseen)]
     assert sorted(places) == deck
     hidden = sum(s.hidden for s in state.seats) + (state.stock_left if table.stock is None else 0)
-    assert hidden == len(table.unseen)
+    assert hidden == table.unseen.bit_count()
 
 
 def hidden_form(body: dict) -> dict:
