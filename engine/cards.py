@@ -237,6 +237,12 @@ class CardSet:
     def __le__(self, other: CardSet) -> bool:
         return self.mask & ~other.mask == 0
 
+    def __copy__(self) -> CardSet:
+        return self  # immutable: a copy is the set itself
+
+    def __deepcopy__(self, memo: object) -> CardSet:
+        return self
+
     def isdisjoint(self, other: CardSet) -> bool:
         return not self.mask & other.mask
 

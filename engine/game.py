@@ -11,9 +11,12 @@ must simply be one nobody has seen.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from .cards import Card, CardSet, Kind
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
@@ -24,7 +27,7 @@ from .rules import RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .table import Seat, Table
-from .turn import apply, can_bomb, can_shake, choices, plan
+from .turn import Plan, apply, can_bomb, can_shake, choices, plan
 
 __all__ = ["HEODANG_TURNS", "GameState"]
 
@@ -37,8 +40,10 @@ FLIP: Final = Expect.FLIP
 CALL: Final = Expect.CALL
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled, so the copy module can copy it
 class GameState:
-    """The hand. Build it from the deal (card values); feed it moves with ``apply``."""
+    """The hand. Build it from the deal (card values); feed it moves with ``apply``; ask ``is_legal`` and
+    ``legal_moves``; ``copy`` it to try a line without touching the original (``copy.deepcopy`` works too)."""
 
     def __init__(self, players: Sequence[str], rules: RuleSet, deal: Deal | Mapping[str, Any]) -> None:
         """Deal. ``deal`` is a Deal or its card ids (see ``read_deal``). Raises IllegalMoveError(``bad-deal``,
@@ -106,7 +111,32 @@ class GameState:
             table.record(None, None, EventType(outcome), reason="multiple-chongtong", players=players)
             self._finish(outcome, None)
 
+    def copy(self) -> GameState:
+        """An independent copy of the hand as it stands: moves applied to one never reach the other."""
+        out = copy.copy(self)
+        out.table = self.table.copy()
+        out.moves = list(self.moves)
+        out.go_calls = list(self.go_calls)
+        return out
+
+    def __repr__(self) -> str:
+        if self.expects is None:
+            what = f"over: {self.outcome}" + (f", {self.winner} wins" if self.winner else "")
+        else:
+            what = f"{self.to_move} to {self.expects}"
+        seats = ", ".join(
+            f"{s.id}: {s.hand_size} in hand, {len(s.captured)} captured, {s.go_count} go" for s in self.seats
+        )
+        return (
+            f"<GameState {self.rules.preset} after {len(self.moves)} moves, {what}; layout {self.layout_cards().ids()},"
+            f" {self.stock_left} in the stock; {seats}>"
+        )
+
     # --- looking ------------------------------------------------------------------------------------------
+
+    def seat(self, player: str) -> Seat:
+        """The seat of ``player`` (KeyError for someone not at the table)."""
+        return self.table.seat(player)
 
     @property
     def seats(self) -> list[Seat]:
@@ -263,38 +293,59 @@ class GameState:
     def apply(self, move: Move) -> None:
         """Apply one move; raises IllegalMoveError (state unchanged) when the rules forbid it here."""
         i = len(self.moves)
+        planned = self._check(move, i)
+        if planned is not None:
+            took_any, ppuk, ttadak = apply(self.table, planned)
+            self._after_turn(planned.seat, took_any, ppuk, ttadak, planned.last, i)
+        elif self.expects is None:
+            self.auto_stop_at = None  # the log stated the automatic stop (RULES.md 7)
+        elif move.call is not None:
+            self._call(move, i)
+        else:
+            self._declare(move, i)
+        self.moves.append(move)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``apply`` would take this move now (the state is not changed either way)."""
+        try:
+            self._check(move, len(self.moves))
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _check(self, move: Move, i: int) -> Plan | None:
+        """Raise IllegalMoveError for a move the rules forbid here; a turn comes back planned in full."""
         why = move.form_error()
         if why:
             raise IllegalMoveError("bad-move", why=why, move_index=i, player=move.player)
         if self.expects is None:
-            self._after_the_end(move, i)
-        elif move.player not in self.players:
+            if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
+                if move.call == "go":  # RULES.md 7: on a last turn only stop is possible
+                    raise IllegalMoveError("call-not-allowed", why="go-on-last-turn", move_index=i, player=move.player)
+                return None  # a log may state the automatic stop
+            raise IllegalMoveError("game-over", move_index=i, player=move.player)
+        if move.player not in self.players:
             raise IllegalMoveError("not-your-turn", why="not-a-player", move_index=i, player=move.player)
-        elif move.call is not None:
-            self._call(move, i)
-        elif move.sep_animal_as is not None and move.kind == "declare":
-            self._declare(move, i)
-        else:
-            self._turn(move, i)
-        self.moves.append(move)
-
-    def _after_the_end(self, move: Move, i: int) -> None:
-        if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
-            if move.call == "go":  # RULES.md 7: on a last turn only stop is possible
-                raise IllegalMoveError("call-not-allowed", why="go-on-last-turn", move_index=i, player=move.player)
-            self.auto_stop_at = None  # a log may state the automatic stop
-            return
-        raise IllegalMoveError("game-over", move_index=i, player=move.player)
-
-    def _turn(self, move: Move, i: int) -> None:
         seat = self.table.seats[self._mover]
+        if move.call is not None:
+            if self.expects is not CALL:
+                raise IllegalMoveError("call-not-allowed", why="no-call-due", move_index=i, player=move.player)
+            if move.player != seat.id:
+                raise IllegalMoveError(
+                    "not-your-turn", why="call-due", move_index=i, player=move.player, expected=seat.id
+                )
+            return None
+        if move.sep_animal_as is not None and move.kind == "declare":
+            try:
+                self.rules.check_cup_pin(move.sep_animal_as, player=move.player)
+            except HandError as err:
+                raise IllegalMoveError(err.code, move_index=i, **err.params) from None
+            return None
         if self.expects is CALL:
             raise IllegalMoveError("call-required", move_index=i, player=seat.id, mover=move.player)
         if move.player != seat.id:
             raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
-        planned = plan(self.table, seat, move, i, self.expects is FLIP)
-        took_any, ppuk, ttadak = apply(self.table, planned)
-        self._after_turn(seat, took_any, ppuk, ttadak, planned.last, i)
+        return plan(self.table, seat, move, i, self.expects is FLIP)
 
     def _after_turn(self, seat: Seat, took_any: bool, ppuk: bool, ttadak: bool, last: bool, i: int) -> None:
         """First-turn payments, instant wins, and whether a go/stop decision is due (RULES.md 7, 8)."""
@@ -333,11 +384,7 @@ class GameState:
         self._advance(i)
 
     def _call(self, move: Move, i: int) -> None:
-        if self.expects is not CALL:
-            raise IllegalMoveError("call-not-allowed", why="no-call-due", move_index=i, player=move.player)
         seat = self.table.seats[self._mover]
-        if move.player != seat.id:
-            raise IllegalMoveError("not-your-turn", why="call-due", move_index=i, player=move.player, expected=seat.id)
         points = total(seat.captured_mask, self.rules, seat.sep_animal_as)
         if move.call == "stop":
             self.table.record(i, seat.id, EventType.STOP, points=points, automatic=False)
@@ -350,10 +397,6 @@ class GameState:
         self._advance(i)
 
     def _declare(self, move: Move, i: int) -> None:
-        try:
-            self.rules.check_cup_pin(move.sep_animal_as, player=move.player)
-        except HandError as err:
-            raise IllegalMoveError(err.code, move_index=i, **err.params) from None
         seat = self.table.seat(move.player)
         seat.sep_animal_as = move.sep_animal_as
         self.table.record(i, seat.id, EventType.DECLARE, sep_animal_as=move.sep_animal_as)

@@ -244,6 +244,12 @@ class Move:
     def __repr__(self) -> str:
         return f"Move.from_dict({self.to_dict()!r})"
 
+    def __copy__(self) -> Move:
+        return self  # a value nothing changes
+
+    def __deepcopy__(self, memo: object) -> Move:
+        return self
+
     def replace(self, **changes: Any) -> Move:
         """A copy with some fields changed."""
         fields: dict[str, Any] = dict(zip(_FIELDS, self._fields(), strict=True))

@@ -35,6 +35,12 @@ class Record:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.fields)
         return f"{type(self).__name__}({shown})"
 
+    def __copy__(self) -> Record:
+        return self  # nothing changes a record: a copy is the record itself
+
+    def __deepcopy__(self, memo: object) -> Record:
+        return self
+
     def _asdict(self) -> dict[str, Any]:
         """The fields by name, in order."""
         return {name: getattr(self, name) for name in self.fields}

@@ -9,8 +9,9 @@ schema and the docs, so a new knob is one line here and one field below.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .cards import BONUS_CARDS, CARDS, CUP, DOUBLE_JUNK, JUNK, CardSet, Kind, Place
@@ -277,6 +278,12 @@ class RuleSet:
         steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}
         put(self, "_steals", steals)
 
+    def __copy__(self) -> RuleSet:
+        return self  # frozen: a copy is the rule set itself
+
+    def __deepcopy__(self, memo: object) -> RuleSet:
+        return self
+
     def asdict(self) -> dict[str, Any]:
         """The ``rules`` echo of API.md: the preset name and every knob (lists as lists)."""
         out: dict[str, Any] = {"preset": self.preset}
@@ -483,6 +490,38 @@ def resolve(spec: str | Mapping[str, Any] | RuleSet | None, *, players: int | No
         return find_rules(spec if spec is not None else DEFAULT_PRESET.get(players or 2, "korean-2p"))
     if not isinstance(spec, Mapping):
         raise RulesError("invalid-knob", why="rules-not-an-object", knob="rules")
+    try:
+        key = tuple((name, _frozen(value)) for name, value in spec.items())
+    except TypeError:  # a value no knob takes (an object, a list of them): refused below, never cached
+        return _resolve(spec, players)
+    return _resolve_frozen(key, players)
+
+
+@lru_cache(maxsize=512)
+def _resolve_frozen(key: tuple[tuple[Any, Hashable], ...], players: int | None) -> RuleSet:
+    """``_resolve`` of a mapping given as its frozen items: a table sends the same house rules with every
+    request, and a rule set is a value, so each is built once (a refusal raises, and is not cached)."""
+    return _resolve({name: _thawed(value) for name, value in key}, players)
+
+
+def _frozen(value: Any) -> Hashable:
+    """A hashable form of a knob's value that keeps its type (True and 1 are the same key to a dict)."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_frozen(item) for item in value))
+    hash(value)  # TypeError for anything unhashable
+    return (type(value).__name__, value)
+
+
+def _thawed(frozen: Any) -> Any:
+    kind, value = frozen
+    if kind == "list":
+        return [_thawed(item) for item in value]
+    if kind == "tuple":
+        return tuple(_thawed(item) for item in value)
+    return value
+
+
+def _resolve(spec: Mapping[str, Any], players: int | None) -> RuleSet:
     name = spec.get("preset", DEFAULT_PRESET.get(players or 2, "korean-2p"))
     if not isinstance(name, str):
         raise RulesError("unknown-preset", knob="preset", preset=repr(name), presets=list(PRESETS))

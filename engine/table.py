@@ -82,6 +82,12 @@ class Seat:
         out.checked_mask, out.checked_pin = self.checked_mask, self.checked_pin
         return out
 
+    def __copy__(self) -> Seat:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Seat:
+        return self.copy()
+
     @property
     def hand(self) -> CardSet:
         """The cards known to be in the hand."""
@@ -138,6 +144,12 @@ class Table:
         out.events = list(self.events)
         out.instant_payments = list(self.instant_payments)
         return out
+
+    def __copy__(self) -> Table:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Table:
+        return self.copy()
 
     # --- looking -----------------------------------------------------------------------------------------
 

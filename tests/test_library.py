@@ -63,3 +63,104 @@ def test_a_game_state_refuses_the_deal_the_api_refuses(client, layout):
     assert code_of(lambda: GameState(["A", "B"], K2, {"layout": layout})) == "bad-deal"
     body = {"rules": "korean-2p", "players": ["A", "B"], "deal": {"layout": layout}}
     assert_problem(client.post("/v1/replay", json=body), 422, "bad-deal")
+
+
+# --- a GameState is a value you can hold (python-chess's Board is the model) -------------------------------
+
+
+def _midgame(preset: str = "korean-2p", seed: int = 3, moves: int = 6) -> tuple[dict, GameState]:
+    from engine import Move
+    from engine.simulate import simulate
+
+    body = simulate(preset, seed)
+    state = GameState(body["players"], resolve(body["rules"]), body["deal"])
+    for i, data in enumerate(body["moves"][:moves]):
+        state.apply(Move.from_dict(data, index=i))
+    return body, state
+
+
+def _snapshot(state: GameState) -> tuple:
+    seats = [(s.id, s.hand.ids(), s.captured.ids(), s.hidden, s.go_count, s.turns) for s in state.seats]
+    return (state.to_move, state.expects, state.stock_left, state.layout_cards().ids(), seats, len(state.events))
+
+
+@pytest.mark.parametrize("make_copy", ["copy", "deepcopy"])
+def test_a_copied_state_takes_the_next_legal_move_and_leaves_the_original_as_it_was(make_copy):
+    """Cards are values, so a deep copy (new objects everywhere) still recognises the cards it holds."""
+    import copy
+
+    _, state = _midgame()
+    before = _snapshot(state)
+    other = state.copy() if make_copy == "copy" else copy.deepcopy(state)
+    assert _snapshot(other) == before
+    move = other.legal_moves()[0]
+    other.apply(move)
+    assert _snapshot(state) == before and len(other.moves) == len(state.moves) + 1
+    assert state.is_legal(move)  # the original may still make it
+
+
+def test_is_legal_agrees_with_apply_and_changes_nothing():
+    from engine import CARDS, Move
+
+    _, state = _midgame()
+    before = _snapshot(state)
+    player = state.to_move
+    candidates = [*state.legal_moves(), Move.go(player), *(Move.turn(player, c) for c in CARDS[:48])]
+    for move in candidates:
+        legal = state.is_legal(move)
+        assert _snapshot(state) == before
+        trial = state.copy()
+        try:
+            trial.apply(move)
+            applied = True
+        except GoStopError:
+            applied = False
+            assert _snapshot(trial) == before, f"{move} refused but left a mark"
+        assert legal == applied, move
+
+
+def test_apply_refuses_a_move_of_two_kinds_at_once_and_changes_nothing():
+    """A turn and a cup declaration in one Move (only Move.from_dict used to check shapes; RULES.md 3, 5)."""
+    from engine import IllegalMoveError, Move, by_id
+
+    _, state = _midgame()
+    before = _snapshot(state)
+    turn = state.legal_moves()[0]
+    both = Move(turn.player, turn.play, turn.capture, turn.draw, turn.draw_capture, sep_animal_as="junk")
+    with pytest.raises(IllegalMoveError) as err:
+        state.apply(both)
+    assert (err.value.code, err.value.why, err.value.move_index) == ("bad-move", "declare-in-turn", 6)
+    assert _snapshot(state) == before and not state.is_legal(both)
+    with pytest.raises(IllegalMoveError) as err:
+        state.apply(Move(turn.player, by_id("jan-bright"), call="go"))
+    assert err.value.why == "call-with-more"
+
+
+def test_each_kind_of_move_has_a_typed_constructor_that_reads_back_the_same():
+    from engine import Move, by_id
+
+    built = [
+        Move.turn("A", "mar-bright", capture="mar-junk-1", draw="jun-junk-2"),
+        Move.shake_turn("A", ["may-animal", "may-ribbon", "may-junk-1"], "may-junk-1", draw="oct-animal"),
+        Move.bomb_turn("B", [by_id("jul-animal"), "jul-ribbon", "jul-junk-1"], draw="dec-double"),
+        Move.flip_turn("B", draw="nov-junk-1", draw_capture="nov-double"),
+        Move.bonus_turn("A", "bonus-3", play="feb-junk-1", bonus_flipped=["bonus-2a"]),
+        Move.go("A"),
+        Move.stop("B"),
+        Move.declare("A", "junk"),
+    ]
+    for move in built:
+        assert move.form_error() is None, move
+        assert Move.from_dict(move.to_dict()) == move
+        assert eval(repr(move), {"Move": Move}) == move  # the repr reads back
+    assert [m.kind for m in built[-3:]] == ["call", "call", "declare"]
+
+
+def test_a_state_says_where_the_hand_stands():
+    _, state = _midgame()
+    shown = repr(state)
+    assert shown.startswith("<GameState korean-2p after 6 moves, ")
+    assert f"{state.to_move} to {state.expects}" in shown and f"{state.stock_left} in the stock" in shown
+    assert state.seat("A") is state.seats[0]
+    with pytest.raises(KeyError):
+        state.seat("Z")

@@ -106,3 +106,18 @@ def test_bad_rules_are_refused_naming_the_knob(spec, code, knob):
 
 def test_presets_are_cached_objects_not_rebuilt():
     assert resolve("korean-2p") is resolve("korean-2p") is PRESETS["korean-2p"]
+
+
+def test_a_table_s_house_rules_are_built_once_and_a_wrong_type_is_never_served_from_the_cache():
+    """resolve caches rule sets by their overrides (a table sends the same ones with every request); the key keeps
+    each value's type, since True == 1 to a dict: a cached `gwangbak: true` must not answer `gwangbak: 1`."""
+    house = {"preset": "korean-3p", "gobak": "double", "first_ppuk_payments": [1, 2]}
+    assert resolve(house) is resolve(dict(house))
+    assert resolve(house).first_ppuk_payments == (1, 2)
+    assert resolve({"gwangbak": True}).gwangbak is True
+    for _ in range(2):
+        with pytest.raises(RulesError) as err:
+            resolve({"gwangbak": 1})
+        assert err.value.why == "not-a-bool"
+    with pytest.raises(RulesError):  # a value no knob takes, and that cannot even be a cache key
+        resolve({"bonus_cards": [{"id": "bonus-3"}]})
