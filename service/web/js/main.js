@@ -51,20 +51,28 @@ function offlineBanner() {
 // A field's change event fires when the person taps something else and the field loses focus. Drawing the
 // page again at that moment would replace the control under the finger, and its tap would be lost (the first
 // tap after typing). So a field's change is drawn once that tap is over: after its click, or shortly after
-// the finger lifts when no click follows (a scroll).
+// the finger lifts when no click follows (a scroll); and not while the tap has put the person in another
+// field to type (that field would be drawn again under the typing).
 let pointerDown = false;
 let owed = false;
+const typing = () => document.activeElement?.matches?.("input[type=number], input[type=text], textarea");
 function settleLater() {
   pointerDown = false;
-  if (owed) {
+  if (owed && !typing()) {
     owed = false;
     render();
   }
 }
 addEventListener("pointerdown", () => { pointerDown = true; }, true);
+// A tap on a name or a count selects what it holds, so what is typed replaces it (no deleting first).
+addEventListener("focusin", (e) => {
+  if (e.target.matches?.("input[type=number], input[type=text]")) e.target.select();
+});
 addEventListener("click", () => setTimeout(settleLater), false);
 addEventListener("pointerup", () => setTimeout(settleLater, 400), true);
 addEventListener("pointercancel", () => setTimeout(settleLater, 400), true);
+// typing ended without a tap (the phone's "done", the Tab key): drawn once the focus has settled
+addEventListener("focusout", () => setTimeout(() => { if (!pointerDown) settleLater(); }), true);
 
 function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
@@ -89,7 +97,7 @@ async function start() {
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
   app.later = () => {
-    if (pointerDown) owed = true;
+    if (pointerDown || typing()) owed = true;
     else render();
   };
   app.go = (name) => {

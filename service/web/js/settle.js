@@ -354,14 +354,15 @@ function ledgerActions() {
 }
 
 export function view() {
-  const carry = state.nagari_streak > 0 ? h("p", { class: "carry" }, carryText(state.nagari_streak, rules())) : null;
   return h("div", { class: "settle" },
     rulesPanel(),
-    carry,
     winnerPanel(),
     seatTabs(),
-    // stays at the foot of the screen while the deck scrolls: the ruling is always one tap away
+    // stays at the foot of the screen while the deck scrolls: the ruling is always one tap away. What it will
+    // count in (the nagari carry), and what it still needs, are said there: a line added at the foot moves
+    // nothing above it
     h("div", { class: "submit-bar" },
+      state.nagari_streak > 0 ? h("p", { class: "carry" }, carryText(state.nagari_streak, rules())) : null,
       h("button", { type: "button", class: "primary submit", "data-key": "submit", onclick: submit }, t("submit")),
       state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
