@@ -21,6 +21,7 @@ import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
+import { carryForward, monthOf } from "./offline.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
@@ -336,76 +337,17 @@ function exportLog() {
 
 // --- the table as the page knows it --------------------------------------------------------------------
 
-const monthOf = (id) => CARD[id].month;
-
-// What a turn does to the layout (RULES.md 5): a card meets the cards of its month there; a pair is taken, a
-// stack of three is taken whole, two leave a choice; the flipped card of the played card's month makes a
-// ppuk over one card (the three stay), a chok over none and a ttadak over two (all taken).
-function turnOnLayout(layout, move) {
-  const take = (ids) => { for (const id of ids) layout.splice(layout.indexOf(id), 1); };
-  const meet = (card, choice) => {
-    const here = layout.filter((id) => monthOf(id) === monthOf(card));
-    if (!here.length) layout.push(card);
-    else if (here.length === 2) take([choice && here.includes(choice) ? choice : here[0]]);
-    else take(here);
-  };
-  const draw = move.draw;
-  if (move.bomb) take(layout.filter((id) => monthOf(id) === monthOf(move.bomb[0])));
-  if (move.play) {
-    const here = layout.filter((id) => monthOf(id) === monthOf(move.play));
-    if (draw && monthOf(draw) === monthOf(move.play)) {
-      if (here.length === 1) layout.push(move.play, draw);
-      else take(here);
-      return;
-    }
-    meet(move.play, move.capture);
-  }
-  if (draw) meet(draw, move.draw_capture);
-}
-
-// The last answer, carried forward through the moves the service has not checked yet: the layout, the
-// stock, each hand's size, and who is next (the next player in order who still holds a card).
+// The last answer, carried forward through the moves the service has not checked yet (offline.js).
 let memo = null;
 function table() {
   if (!memo || memo.answer !== state.answer || memo.moves !== state.moves || memo.pending !== state.pending) {
-    memo = { answer: state.answer, moves: state.moves, pending: state.pending, value: carried() };
+    const a = state.answer;
+    const value = state.pending
+      ? carryForward(a, state.moves.slice(checked()), knobs().bonus_from_hand)
+      : { layout: a.layout, stock: a.stock_left, next: a.next, over: a.status === "finished" };
+    memo = { answer: a, moves: state.moves, pending: state.pending, value };
   }
   return memo.value;
-}
-
-function carried() {
-  const a = state.answer;
-  if (!state.pending) return { layout: a.layout, stock: a.stock_left, next: a.next, over: a.status === "finished" };
-  const k = knobs();
-  const layout = [...a.layout];
-  let stock = a.stock_left;
-  const hands = Object.fromEntries(a.players.map((p) => [p.id, p.hand_size ?? 0]));
-  let next = a.next ? { player: a.next.player, expects: a.next.expects === "flip" ? "flip" : "play" } : null;
-  let over = a.status === "finished";
-  const ids = a.players.map((p) => p.id);
-  const after = (id) => {
-    for (let step = 1; step <= ids.length; step++) {
-      const other = ids[(ids.indexOf(id) + step) % ids.length];
-      if (hands[other] > 0) return { player: other, expects: "play" };
-    }
-    return null;
-  };
-  for (const move of state.moves.slice(checked())) {
-    if (move.sep_animal_as && !move.play && !move.bonus && !move.bomb && !move.flip) continue;
-    if (move.call) {
-      next = move.call === "go" ? after(move.player) : null;
-      over = move.call === "stop";
-      continue;
-    }
-    const extra = move.bonus && k.bonus_from_hand === "extra-flip";
-    const fromHand = (move.play && !extra ? 1 : 0) + (move.bomb ? 3 : 0) + (move.bonus ? 1 : 0);
-    const intoHand = move.bonus && !extra && stock > 0 ? 1 : 0;
-    hands[move.player] = Math.max(0, hands[move.player] - fromHand + intoHand);
-    stock -= intoHand + (extra && move.play ? 1 : 0) + (move.draw ? 1 : 0) + (move.bonus_flipped || []).length;
-    turnOnLayout(layout, move);
-    next = after(move.player);
-  }
-  return { layout, stock: Math.max(0, stock), next, over: over || !next };
 }
 
 function seenCards() {
