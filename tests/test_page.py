@@ -497,6 +497,17 @@ def test_settle_the_readme_dispute_by_thumb(thumb):
     # A's junk: the double junk tapped, and the eight entered as a count said as a count, not as month cards
     junk = t.page.locator('.ruling .items li[data-combination="junk"]')
     assert junk.locator("[data-chip]").count() == 1 and junk.locator(".by-count").get_attribute("data-count") == "8"
+    # into the ledger: one tap; then a nagari hand: the ledger's tab and one tap
+    entry = (t.taps, t.scrolls)
+    t.thumb('[data-key="add-ledger"]', scroll=False)
+    t.thumb('[data-key="nav-ledger"]', goes=True)
+    assert t.taps - entry[0] == 2 and t.page.locator('.ledger-table tr[data-hand="1"]').count() == 1
+    t.thumb('[data-key="ledger-nagari"]')
+    assert (
+        t.taps - entry[0] == 3 and t.scrolls == entry[1] and t.page.locator(".carry").get_attribute("data-carry") == "1"
+    )
+    t.thumb('[data-key="nav-settle"]', goes=True)
+    t.page.locator(".ruling").evaluate("e => e.scrollIntoView({block: 'start'})")
     # a card tapped after the ruling: the ruling stays where it is, marked stale (the page does not shrink)
     t.thumb('#seat-panel [data-card="dec-animal"]')
     assert t.page.locator(".ruling.stale .stale-note").count() == 1
@@ -735,6 +746,8 @@ def test_a_live_turn_is_two_taps_without_scrolling(thumb):
         extra += ("capture" in move) + ("draw_capture" in move)  # the log's choices are between different cards
         assert taps == (1 if "call" in move else 2 + extra), (i, move, taps)
         per_turn.append(taps)
+        if i == 8:
+            t.shot("live-turn")  # the README: a turn on a phone held upright
     t.page.wait_for_selector(".finished .ruling")
     assert t.scrolls == 0 and t.page.evaluate("scrollY") == 0
     plain = [n for n, m in zip(per_turn, LIVE_LOG["moves"], strict=True) if set(m) == {"player", "play", "draw"}]

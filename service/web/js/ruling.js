@@ -111,6 +111,8 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
   return h("section", { class: stale ? "ruling stale" : "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
     h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), " · ", headline(settlement, names)),
     stale ? h("p", { class: "stale-note", role: "status" }, t("stale")) : null,
+    // what the table does next (into the ledger, the next hand) is in sight with the headline
+    extra,
     // who pays whom first: that is what the table asked
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
     items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
@@ -124,8 +126,7 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
     settlement.explanation && settlement.explanation.length
       ? h("details", { class: "explanation", open: true }, h("summary", {}, t("explanation")),
           h("ol", {}, settlement.explanation.map((line) => h("li", {}, line))))
-      : null,
-    extra);
+      : null);
 }
 
 // Field path -> messages of a request the service could not read, flattened: "deal.layout: ...".
