@@ -1427,6 +1427,13 @@ def test_switching_language_asks_again_for_what_is_on_the_page(table):
         "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("en")[0]
     )
     assert t.page.locator(".explanation li").all_inner_texts() == ask("en")
+    # the language changed while the page was closed (page review #19): the ruling kept on the phone is asked
+    # for again in the page's language when it opens, not shown in the old one
+    t.page.evaluate("localStorage.setItem('gostop.lang', JSON.stringify('ko'))")
+    t.reload()
+    t.page.wait_for_function(
+        "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("ko")[0]
+    )
 
 
 # --- the page as a whole -------------------------------------------------------------------------------

@@ -148,6 +148,7 @@ async function checkOnce() {
   if (result.offline || !same) return;
   if (result.answer) {
     state.answer = result.answer;
+    state.lang = language();
     state.pending = state.moves.length - moves.length;
     state.error = null;
     state.callDue = null;
