@@ -13,12 +13,33 @@ export class Problem extends Error {
   }
 }
 
+// A connection that hangs (a phone on a weak signal) counts as unreachable after this long: the page keeps
+// what was entered and goes on, rather than waiting.
+const PATIENCE_MS = 10_000;
+let inFlight = 0;
+
+function busy(step) {
+  inFlight += step;
+  document.body.toggleAttribute("data-busy", inFlight > 0); // the tests wait for the page to be idle
+}
+
 async function call(method, path, body) {
   const headers = { "Accept-Language": language(), Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  busy(1);
+  try {
+    return await answer(method, path, headers, body);
+  } finally {
+    busy(-1);
+  }
+}
+
+async function answer(method, path, headers, body) {
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(PATIENCE_MS),
+    });
   } catch (error) {
     throw new Offline(String(error));
   }
@@ -26,7 +47,8 @@ async function call(method, path, body) {
   try {
     data = await response.json();
   } catch {
-    if (response.status >= 500 || response.status === 0) throw new Offline(`HTTP ${response.status}`);
+    // an answer cut off (or a body that never came) is no answer at all
+    if (response.ok || response.status >= 500 || response.status === 0) throw new Offline(`HTTP ${response.status}`);
     data = { detail: `HTTP ${response.status}` };
   }
   if (response.status >= 500) throw new Offline(`HTTP ${response.status}`);

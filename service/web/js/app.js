@@ -8,6 +8,7 @@ export const app = {
   knobs: load("knobs", () => ({})), // preset name -> every knob (GET /v1/rules/{preset}), kept for offline use
   offline: false,
   rerender: () => {},
+  later: () => {}, // a re-render that waits for a tap in progress to end (a field's change)
   go: () => {},
 };
 

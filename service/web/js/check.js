@@ -4,11 +4,11 @@
 import { h } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, reach } from "./app.js";
-import { logOf } from "./live.js";
+import { hasGame, logOf } from "./live.js";
 import { eventsView, movesView } from "./log.js";
 import { rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
-import { t } from "./words.js";
+import { t, language } from "./words.js";
 
 let state = null;
 
@@ -32,8 +32,9 @@ async function run(quiet = false) {
     log = JSON.parse(state.text);
     // a log is one JSON object: anything else is told here, in words, rather than as a schema error
     if (!log || typeof log !== "object" || Array.isArray(log)) refused = { notLog: true };
-  } catch (error) {
-    refused = { notJson: String(error.message || error) };
+  } catch {
+    // the browser's own parser message is English and technical: the table is told what the text is not
+    refused = { notJson: true };
   }
   if (refused) {
     state.result = refused;
@@ -44,10 +45,10 @@ async function run(quiet = false) {
   try {
     const answer = await reach(() => post("/v1/replay", log));
     if (!answer) return;
-    state.result = { answer, log };
+    state.result = { answer, log, lang: language() };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
-    state.result = { problem: error.body, log };
+    state.result = { problem: error.body, log, lang: language() };
   }
   store();
   app.rerender();
@@ -63,26 +64,50 @@ export function retry() {
   if (state.text) run();
 }
 
+// After a reload: a verdict kept in another language is asked for in this one.
+export function resume() {
+  if (state.result && state.result.lang && state.result.lang !== language()) relanguage();
+}
+
+// The text changed: the verdict below it was about another log, and goes at once.
+function edited(text) {
+  state.text = text;
+  if (state.result) {
+    state.result = null;
+    document.querySelector(".check-log .verdict")?.remove();
+  }
+  store();
+}
+
 function verdict() {
   const r = state.result;
   if (!r) return null;
-  if (r.notJson) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-json" }, t("not_json", { why: r.notJson }));
+  if (r.noGame) return h("div", { class: "verdict", role: "status", "data-verdict": "no-game" }, t("no_live_game"));
+  if (r.notJson) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-json" }, t("not_json"));
   if (r.notLog) return h("div", { class: "verdict bad", role: "alert", "data-verdict": "not-a-log" }, t("not_a_log"));
   const moves = Array.isArray(r.log && r.log.moves) ? r.log.moves.filter((m) => m && typeof m === "object") : [];
   if (r.problem) {
     const p = r.problem;
     if (typeof p.move_index === "number") {
       return h("div", { class: "verdict bad", "data-verdict": "illegal", "data-move-index": p.move_index },
-        h("h2", { role: "alert" }, t("verdict_bad", { n: p.move_index + 1 })),
-        h("p", { class: "reason" }, p.detail),
+        h("div", { role: "alert" }, h("h2", {}, t("verdict_bad", { n: p.move_index + 1 })), h("p", { class: "reason" }, p.detail)),
         movesView(moves, p));
     }
-    return h("div", { class: "verdict bad", "data-verdict": p.code || "problem" },
-      p.code === "bad-deal" ? h("h2", {}, t("verdict_bad_deal")) : null, problemView({ body: p }));
+    // in the table's words: a deal that cannot be is not "an illegal move", and a body of the wrong shape is
+    // "not a Go-Stop log" (with the parts that are wrong), not a request-schema error
+    if (p.code === "bad-deal") {
+      return h("div", { class: "verdict bad", "data-verdict": "bad-deal" },
+        h("div", { role: "alert" }, h("h2", {}, t("verdict_bad_deal")), h("p", { class: "reason" }, p.detail)));
+    }
+    if (p.code === "validation-error") {
+      return h("div", { class: "verdict bad", "data-verdict": "validation-error" },
+        h("div", { role: "alert" }, h("h2", {}, t("not_a_log_fields"))), problemView({ body: p }, { fieldsOnly: true }));
+    }
+    return h("div", { class: "verdict bad", "data-verdict": p.code || "problem" }, problemView({ body: p }));
   }
   const a = r.answer;
   return h("div", { class: "verdict ok", "data-verdict": a.status },
-    h("h2", { role: "status" }, t("verdict_ok"), ": ", a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player })),
+    h("div", { role: "status" }, h("h2", {}, t("verdict_ok"), ": ", a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player }))),
     a.settlement ? rulingView(a.settlement) : null,
     h("h3", {}, t("events")), eventsView(a.events),
     h("h3", {}, t("moves")), movesView(moves, null));
@@ -100,12 +125,20 @@ export function view() {
   return h("section", { class: "check-log" },
     h("h2", {}, t("check_title")),
     h("label", { class: "field", for: "log-text" }, h("span", { class: "field-label" }, t("check_prompt"))),
-    h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => { state.text = e.target.value; store(); } }, state.text),
+    h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => edited(e.target.value) }, state.text),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: () => run() }, t("check_btn")),
       h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json", "data-key": "log-file", onchange: openFile })),
       h("button", { type: "button", "data-key": "load-live", onclick: () => {
-        setLog(logOf());
+        if (!hasGame()) {
+          state.result = { noGame: true };
+          store();
+        } else {
+          const text = JSON.stringify(logOf(), null, 1);
+          // a pasted log is not replaced without a question
+          if (state.text.trim() && state.text !== text && !window.confirm(t("confirm_replace_log"))) return;
+          setLog(logOf());
+        }
         app.rerender();
       } }, t("load_live"))),
     verdict());

@@ -3,18 +3,20 @@
 // page says who pays whom with the fewest transfers.
 
 import { h } from "./dom.js";
-import { app } from "./app.js";
+import { app, presetKnobs, reach } from "./app.js";
 import { startFromLedger } from "./settle.js";
 import { load, save } from "./store.js";
 import { t, number } from "./words.js";
-import { headline } from "./ruling.js";
+import { carryText, headline } from "./ruling.js";
 
 let ledger = null;
 
 const empty = () => ({ players: null, preset: null, stake: 100, hands: [] });
 
-export function init() {
+export async function init() {
   ledger = load("ledger", empty);
+  // the carry is said with the rule set's own factor: its knobs are kept for offline use
+  if (ledger.preset) await reach(() => presetKnobs(ledger.preset)).catch(() => {});
 }
 
 function store() {
@@ -32,15 +34,22 @@ export function ledgerContext() {
   return { players: ledger.players, preset: ledger.preset, stake: ledger.stake, nagari_streak: trailingNagari() };
 }
 
-// The rules that multiplied a hand's payments (피박 ×2, 나가리 ×2 ...), once each: why a row is more than its score.
+// The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
+// score, loser by loser (one loser's gwangbak is not the other's).
 function multipliers(payments) {
-  const seen = new Map();
-  for (const p of payments) {
-    for (const c of p.checks || p.factors || []) {
-      if ((c.applied ?? true) && c.factor > 1 && !seen.has(c.rule)) seen.set(c.rule, c.factor);
-    }
-  }
-  return [...seen];
+  return payments.map((p) => [p.from, (p.checks || p.factors || [])
+    .filter((c) => (c.applied ?? true) && c.factor > 1).map((c) => [c.rule, c.factor])]);
+}
+
+// A hand's multipliers in words: "광박 ×2" when every loser paid under the same ones, else loser by loser.
+function multipliersText(hand) {
+  let rows = hand.multipliers || [];
+  // a ledger kept by an older page: [rule, factor] pairs for the whole hand
+  if (rows.length && !Array.isArray(rows[0][1])) rows = [[null, rows]];
+  const said = (list) => list.map(([rule, factor]) => `${t("rule." + rule)} ×${factor}`).join(" · ");
+  const texts = rows.map(([who, list]) => [who, said(list)]);
+  if (new Set(texts.map(([, text]) => text)).size <= 1) return texts.length ? texts[0][1] : "";
+  return texts.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
 }
 
 // Add a settled hand (from Settle or a finished live game). Refused when the ledger has other players.
@@ -52,6 +61,7 @@ export function addHand({ players, preset, stake, settlement, instant_payments }
   } else if (ledger.players.join("\n") !== players.join("\n")) {
     return { ok: false };
   }
+  ledger.removed = null;
   ledger.hands.push({
     outcome: settlement.outcome,
     winner: settlement.winner,
@@ -99,7 +109,7 @@ export function transfers(balance) {
   return out;
 }
 
-const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + number(Math.abs(v));
+const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
 
 function table() {
   const players = ledger.players;
@@ -112,7 +122,7 @@ function table() {
       return h("tr", { "data-hand": i + 1, "data-outcome": hand.outcome },
         h("th", { scope: "row" }, t("hand_n", { n: i + 1 })),
         h("td", {}, headline({ outcome: hand.outcome, winner: hand.winner, score: hand.score === null ? null : { total: hand.score }, base_points: hand.base_points }, (x) => x),
-          (hand.multipliers || []).length ? h("small", { class: "multipliers" }, (hand.multipliers || []).map(([rule, factor]) => `${t("rule." + rule)} ×${factor}`).join(" · ")) : null),
+          multipliersText(hand) ? h("small", { class: "multipliers" }, multipliersText(hand)) : null),
         players.map((p) => h("td", { class: "num", "data-player": p }, signed(d[p]))));
     })),
     h("tfoot", {}, h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")),
@@ -129,29 +139,40 @@ export function view() {
       addHand({ players: ledger.players, preset: ledger.preset, stake: ledger.stake, settlement: { outcome: "nagari", winner: null, score: null, base_points: 0, payments: [] } });
       app.rerender();
     } }, t("ledger_nagari")) : null,
+    // taken out at once, and kept to be put back until the next change (nothing erased without an undo)
     ledger.hands.length ? h("button", { type: "button", "data-key": "ledger-undo", onclick: () => {
-      ledger.hands.pop();
-      if (!ledger.hands.length) ledger = empty();
+      const hand = ledger.hands.pop();
+      ledger.removed = { hand, n: ledger.hands.length + 1, players: ledger.players, preset: ledger.preset, stake: ledger.stake };
       store();
       app.rerender();
     } }, t("ledger_undo")) : null,
+    ledger.removed ? h("button", { type: "button", "data-key": "ledger-restore", onclick: () => {
+      const { hand, players, preset, stake } = ledger.removed;
+      if (!ledger.hands.length) Object.assign(ledger, { players, preset, stake });
+      ledger.hands.push(hand);
+      ledger.removed = null;
+      store();
+      app.rerender();
+    } }, t("ledger_restore", { n: ledger.removed.n })) : null,
+    ledger.removed ? h("span", { class: "sr", role: "status" }, t("ledger_removed", { n: ledger.removed.n })) : null,
     ledger.hands.length ? h("button", { type: "button", "data-key": "ledger-new", onclick: () => {
       if (!window.confirm(t("confirm_new_ledger"))) return;
       ledger = empty();
       store();
       app.rerender();
     } }, t("ledger_new")) : null);
-  if (!ledger.hands.length) return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), h("p", {}, t("ledger_empty")), actions);
+  if (!ledger.hands.length) return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), actions, h("p", {}, t("ledger_empty")));
   const owed = transfers(totals());
   const carry = trailingNagari();
   return h("section", { class: "ledger" },
     h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
+    // the buttons above the table: a hand added or taken out never moves them
+    actions,
     h("div", { class: "table-wrap" }, table()),
-    carry ? h("p", { class: "carry", "data-carry": carry }, t("carry", { n: carry })) : null,
+    carry ? h("p", { class: "carry", "data-carry": carry }, carryText(carry, app.knobs[ledger.preset] || {})) : null,
     h("h3", {}, t("transfers")),
     owed.length
       ? h("ul", { class: "transfers" }, owed.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
           t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
-      : h("p", {}, t("all_square")),
-    actions);
+      : h("p", {}, t("all_square")));
 }

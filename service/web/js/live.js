@@ -1,26 +1,39 @@
 // Flow 2, follow a live game (a physical game, hands hidden): the layout at the deal, then each turn the card
 // played and the card flipped. The whole log is replayed by POST /v1/replay after every entry: the answer
 // says whose turn it is, what happened, every player's captures and score, and at a go/stop decision what a
-// stop pays now. The page asks for a capture choice only when two cards of the month lie on the layout.
+// stop pays now. The page asks for a capture choice only when two different cards of the month lie on the
+// layout.
+//
+// A turn is two taps on a phone held upright (390 x 844) without scrolling: the score strip, the prompt with
+// undo beside it, one row of tools (shake, bomb, the cup, a capture choice, go and stop) and the grid of
+// cards all fit, each at a fixed height, so nothing above a tapped card moves when it is tapped.
+//
+// While the service cannot be reached the game goes on: each entry is kept as "not checked yet" and the page
+// carries the table forward itself (the layout, whose turn it is, what a capture can choose), from the last
+// answer through the unchecked moves. When the service answers again the whole log is checked in order; a
+// go/stop that was due meanwhile is asked for at its place, and a refused move is shown at its place.
 
 import { h, field } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
-import { CARD, CARDS, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
+import { CARD, CARDS, chip, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
-import { rulingView, problemView } from "./ruling.js";
+import { carryText, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
+import { carryForward, monthOf } from "./offline.js";
 import { load, save } from "./store.js";
-import { t, number } from "./words.js";
+import { t, number, language } from "./words.js";
 
 const LAYOUT_SIZE = { 2: 8, 3: 6 };
+const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
 let state = null;
-// A replay is on its way: taps wait for it, so a double tap on the flipped card cannot become the next
-// player's card before the service has even answered.
+// The service is checking an entry the page could not judge alone (a call may be due): taps wait for it, so
+// a double tap on the flipped card cannot become the next player's card before the service has answered.
 let busy = false;
-// Set by an entry: the next render brings the turn's panel into view (a step can shrink the page under it).
-let reveal = false;
+// A check of the log is on its way; another entry meanwhile asks for one more when it is back.
+let checking = false;
+let recheck = false;
 
 function fresh() {
   return {
@@ -28,16 +41,20 @@ function fresh() {
     count: 2,
     names: t("default_names").slice(0, 3),
     preset: "korean-2p",
+    knobs: {}, // house rules on top of the preset: bonus_cards, bonus_from_hand
     stake: 100,
     nagari_streak: null, // null: the ledger's carry when the ledger has these players
     layout: [],
     chongtong: { seat: -1, month: 1 }, // a player dealt four of a month shows them (RULES.md 4)
     moves: [],
-    pending: 0,
+    pending: 0, // the last `pending` moves are not checked by the service yet
     draft: {},
-    answer: null,
+    answer: null, // the service's answer for the checked moves
+    start: null, // its answer for the deal alone: where the page carries the table from when it must
     probe: null,
     error: null,
+    callDue: null, // {index}: the service said a go/stop was due before this entered move
+    undone: null, // what the last undo took back, said above the prompt
     added: null,
   };
 }
@@ -47,11 +64,17 @@ function store() {
 }
 
 export function init() {
-  state = load("live", fresh);
+  state = { ...fresh(), ...load("live", fresh) };
 }
 
 const players = () => state.names.slice(0, state.count);
-const knobs = () => app.knobs[state.preset] || {};
+const knobs = () => ({ ...(app.knobs[state.preset] || {}), ...state.knobs });
+const checked = () => state.moves.length - state.pending;
+
+// The rules as the log names them: the preset, with the house rules chosen at the setup.
+function rulesSpec() {
+  return Object.keys(state.knobs || {}).length ? { preset: state.preset, ...state.knobs } : state.preset;
+}
 
 // The nagari hands just before this one: as entered, else the ledger's carry when it is these players' ledger.
 function carry() {
@@ -70,10 +93,10 @@ function shown() {
 export function logOf() {
   const deal = { layout: state.layout };
   if (Object.keys(shown()).length) deal.shown = shown();
-  return { rules: state.preset, players: players(), deal, moves: state.moves, nagari_streak: carry(), stake: state.stake };
+  return { rules: rulesSpec(), players: players(), deal, moves: state.moves, nagari_streak: carry(), stake: state.stake };
 }
 
-// Replay the log (plus one new move); the answer replaces the state only when the service accepts it.
+// Replay a log of these moves: {answer}, {problem} (refused), or {offline}.
 async function replay(moves) {
   try {
     const answer = await reach(() => post("/v1/replay", { ...logOf(), moves }));
@@ -84,107 +107,195 @@ async function replay(moves) {
   }
 }
 
-// The same, with the entry closed meanwhile: a tap while the service answers is not a second move.
-async function replayBusy(moves) {
-  busy = true;
-  try {
-    return await replay(moves);
-  } finally {
-    busy = false;
-  }
-}
-
 async function probeStop() {
   // an older service has no next.if_stop: a replay of the log with the stop call gives the same settlement
   const next = state.answer && state.answer.next;
   state.probe = null;
-  if (!next || next.expects !== "call" || next.if_stop) return;
+  if (!next || next.expects !== "call" || next.if_stop || state.pending) return;
   const result = await replay([...state.moves, { player: next.player, call: "stop" }]);
   if (result.answer) state.probe = result.answer.settlement;
 }
 
-async function accept(result, moves) {
-  if (result.answer) {
-    state.moves = moves;
-    state.answer = result.answer;
-    state.pending = 0;
-    state.error = null;
-    await probeStop();
-  } else if (result.problem) {
-    state.error = result.problem;
-  }
-}
+// --- checking the log ------------------------------------------------------------------------------------
 
-async function submit(move) {
-  if (busy) return;
-  busy = true;
-  document.querySelector(".entry")?.setAttribute("aria-busy", "true");
-  state.draft = {};
-  const moves = [...state.moves, move];
-  const result = await replayBusy(moves);
-  if (result.offline) {
-    state.moves = moves; // kept: checked when the service is back
-    state.pending += 1;
-  } else if (result.problem && result.problem.move_index === moves.length - 1) {
-    state.error = { ...result.problem, move }; // refused: shown in words, not added
-  } else {
-    await accept(result, moves);
+// Check every entered move with the service, in order. Moves entered meanwhile are checked next time round.
+async function check() {
+  if (checking) {
+    recheck = true;
+    return;
+  }
+  checking = true;
+  try {
+    do {
+      recheck = false;
+      await checkOnce();
+    } while (recheck && state.pending);
+  } finally {
+    checking = false;
   }
   reveal = true;
   store();
   app.rerender();
 }
 
-// After a reload: moves entered while the service was unreachable are checked at once.
-export function resume() {
-  if (state.phase === "play" && state.pending) retry();
+async function checkOnce() {
+  if (state.phase !== "play" || !state.pending) return;
+  const moves = state.moves;
+  const before = checked();
+  const result = await replay(moves);
+  // an undo (or a new game) meanwhile made this answer one for another log
+  const same = state.moves.length >= moves.length && moves.every((m, i) => state.moves[i] === m);
+  if (result.offline || !same) return;
+  if (result.answer) {
+    state.answer = result.answer;
+    state.lang = language();
+    state.pending = state.moves.length - moves.length;
+    state.error = null;
+    state.callDue = null;
+    await probeStop();
+    return;
+  }
+  const problem = result.problem;
+  const at = problem.move_index;
+  if (at === undefined || at === null || at < before) {
+    state.error = problem; // not a move's fault (a log the service cannot read): said as it is
+    return;
+  }
+  if (at === moves.length - 1 && at === before && state.moves.length === moves.length) {
+    // the one move just entered is refused: it is not kept, and the refusal says why at its place
+    state.moves = moves.slice(0, at);
+    state.pending = 0;
+    state.error = { ...problem, move: moves[at] };
+    return;
+  }
+  // an entry made while the service could not be reached is refused: the table as it was before it, and
+  // the question (a go/stop that was due) or the refusal at its place; the moves after it wait
+  const upTo = await replay(moves.slice(0, at));
+  if (!upTo.answer) return;
+  state.answer = upTo.answer;
+  state.pending = state.moves.length - at;
+  if (problem.code === "call-required" && upTo.answer.next && upTo.answer.next.expects === "call") {
+    state.callDue = { index: at };
+    state.error = null;
+  } else {
+    state.callDue = null;
+    state.error = problem;
+  }
 }
 
-export async function retry() {
-  if (state.phase !== "play") return;
-  const result = await replay(state.moves);
-  if (result.answer) await accept(result, state.moves);
-  else if (result.problem) {
-    state.pending = 0;
-    state.error = result.problem;
-  }
+async function submit(move) {
+  if (busy) return;
+  state.draft = {};
+  state.undone = null;
+  state.error = null;
+  state.moves = [...state.moves, move];
+  state.pending += 1;
   store();
+  if (state.pending > 1 || app.offline) {
+    // already behind the service: the game goes on at once and is checked when the service answers
+    app.rerender();
+    check();
+    return;
+  }
+  busy = true;
+  document.querySelector(".entry")?.setAttribute("aria-busy", "true");
+  try {
+    await check();
+  } finally {
+    busy = false;
+  }
   app.rerender();
+}
+
+// After a reload: moves entered while the service was unreachable are checked at once; sentences kept in
+// another language are asked for in this one.
+export function resume() {
+  if (state.phase !== "play") return;
+  if (state.pending) check();
+  else if (state.lang && state.lang !== language()) relanguage();
+}
+
+export function retry() {
+  if (state.phase === "play" && state.pending) check();
 }
 
 // The game's sentences (events, rulings, the go/stop reasons), again in the page's new language.
 export async function relanguage() {
-  if (state.phase !== "play" || state.pending || busy) return;
+  if (state.phase !== "play" || state.pending || busy || checking) return;
   const result = await replay(state.moves);
-  if (!result.answer) return;
+  if (!result.answer || state.pending) return;
   state.answer = result.answer;
+  state.lang = language();
   await probeStop();
+  store();
+  app.rerender();
+}
+
+// A go/stop that was due before an entry made offline: the call is put at its place and the log checked again.
+function answerCallDue(call) {
+  const at = state.callDue.index;
+  const player = state.answer.next.player;
+  const after = state.moves.length - at;
+  if (call === "stop" && after && !window.confirm(t("confirm_drop_after_stop", { n: after }))) return;
+  const kept = call === "stop" ? [] : state.moves.slice(at);
+  state.moves = [...state.moves.slice(0, at), { player, call }, ...kept];
+  state.pending = state.moves.length - at;
+  state.callDue = null;
+  store();
+  app.rerender();
+  check();
+}
+
+// A refused entry made offline, and every entry after it, are taken out (after a question).
+function dropFrom(at) {
+  const n = state.moves.length - at;
+  if (!window.confirm(t("confirm_drop", { n: at + 1, m: n }))) return;
+  state.moves = state.moves.slice(0, at);
+  state.pending = Math.max(0, state.pending - n);
+  state.error = null;
+  state.undone = t("undo_done", { what: t("dropped", { n: at + 1, m: n }) });
   store();
   app.rerender();
 }
 
 async function undo() {
   if (busy) return;
-  reveal = true;
-  if (Object.keys(state.draft).length) {
+  const d = state.draft;
+  if (Object.keys(d).length) {
     state.draft = {};
+    state.undone = t("undo_done", { what: t("undo_draft") });
   } else if (state.error && state.error.move) {
     state.error = null;
+    state.undone = null;
   } else if (state.moves.length) {
+    const last = state.moves[state.moves.length - 1];
     const moves = state.moves.slice(0, -1);
-    state.pending = Math.max(0, state.pending - 1);
-    const result = await replayBusy(moves);
-    state.moves = moves;
-    if (result.answer) {
-      state.answer = result.answer;
-      state.error = null;
-      await probeStop();
-    } else if (result.problem) state.error = result.problem;
+    if (state.pending) {
+      // not checked yet: the last answer still holds for the moves before it
+      state.moves = moves;
+      state.pending -= 1;
+    } else {
+      busy = true;
+      const result = await replay(moves).finally(() => { busy = false; });
+      state.moves = moves;
+      if (result.answer) {
+        state.answer = result.answer;
+        await probeStop();
+      } else if (result.offline && state.start) {
+        // the service cannot say how the table stood: carried from the deal until it can
+        state.answer = state.start;
+        state.pending = moves.length;
+      } else if (result.problem) state.error = result.problem;
+    }
+    if (state.callDue && state.callDue.index > state.moves.length - 1) state.callDue = null;
+    if (state.error && !state.error.move && state.error.move_index >= state.moves.length) state.error = null;
+    state.undone = t("undo_done", { what: describeMove(last) });
     state.added = null;
   } else {
     state.phase = "setup";
     state.answer = null;
     state.error = null;
+    state.undone = null;
   }
   store();
   app.rerender();
@@ -196,25 +307,49 @@ async function startGame() {
   const result = await replay([]);
   if (result.answer) {
     state.answer = result.answer;
+    state.start = result.answer;
+    state.lang = language();
     state.phase = "play";
     state.error = null;
-    reveal = "top";
+    state.undone = null;
   } else if (result.problem) state.error = result.problem;
   store();
   app.rerender();
+  if (state.phase === "play") window.scrollTo(0, 0);
+}
+
+// Every saved log has its own name: the date and time it was saved.
+function fileName() {
+  const d = new Date();
+  const two = (n) => String(n).padStart(2, "0");
+  const when = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
+  return t("download_name", { when });
 }
 
 function exportLog() {
   const blob = new Blob([JSON.stringify(logOf(), null, 1)], { type: "application/json" });
   const url = URL.createObjectURL(blob);
-  const link = h("a", { href: url, download: t("download_name") });
+  const link = h("a", { href: url, download: fileName() });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// --- what the log has shown: cards that can still be played or flipped -------------------------------
+// --- the table as the page knows it --------------------------------------------------------------------
+
+// The last answer, carried forward through the moves the service has not checked yet (offline.js).
+let memo = null;
+function table() {
+  if (!memo || memo.answer !== state.answer || memo.moves !== state.moves || memo.pending !== state.pending) {
+    const a = state.answer;
+    const value = state.pending
+      ? carryForward(a, state.moves.slice(checked()), knobs().bonus_from_hand)
+      : { layout: a.layout, stock: a.stock_left, next: a.next, over: a.status === "finished" };
+    memo = { answer: a, moves: state.moves, pending: state.pending, value };
+  }
+  return memo.value;
+}
 
 function seenCards() {
   const seen = new Set(state.layout);
@@ -225,28 +360,43 @@ function seenCards() {
   return seen;
 }
 
-function layoutOfMonth(month) {
-  return (state.answer ? state.answer.layout : []).filter((id) => CARD[id].month === month);
+const layoutOfMonth = (month) => table().layout.filter((id) => monthOf(id) === month);
+
+// Two cards of a month lie on the layout: a real choice only when they differ for the score (a ribbon and a
+// junk); two plain junk of a month are the same to every rule, and the page takes the first itself.
+function choiceOf(card) {
+  const two = layoutOfMonth(monthOf(card));
+  if (two.length !== 2) return null;
+  const [x, y] = two.map((id) => CARD[id]);
+  const alike = x.kind === y.kind && x.junk_units === y.junk_units && (x.tags || []).join() === (y.tags || []).join();
+  return alike ? { auto: CARDS.find((c) => two.includes(c.id)).id } : { two };
 }
+
+const usedStock = (d) => {
+  const k = knobs();
+  return (d.bonus_flipped || []).length + (d.bonus && k.bonus_from_hand !== "extra-flip" ? 1 : 0)
+    + (d.bonus && k.bonus_from_hand === "extra-flip" && d.play ? 1 : 0);
+};
 
 // The step the current turn is at, from what has been entered so far.
 function step() {
-  const next = state.answer.next;
+  const { next, stock } = table();
   const d = state.draft;
+  const extra = d.bonus && knobs().bonus_from_hand === "extra-flip";
   if (next.expects === "call") return "call";
+  if (d.mode === "declare") return "declare";
   if (next.expects !== "flip" && d.mode !== "flip") {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
     if (d.mode === "shake" && !d.play) return "shake_play";
     if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
-    if (!d.play && !d.bomb) return "play";
-    if (d.play && !d.capture && layoutOfMonth(CARD[d.play].month).length === 2) return "capture";
+    if (extra && !d.play && stock - usedStock(d) > 0) return "extra_flip";
+    if (!extra && !d.play && !d.bomb && !d.nothing) return "play";
+    if (d.play && !d.capture && choiceOf(d.play)?.two) return "capture";
   }
-  const used = (d.bonus_flipped || []).length + (d.bonus && knobs().bonus_from_hand === "replace" ? 1 : 0);
-  if (!d.draw && state.answer.stock_left - used > 0) return "draw";
+  if (!d.draw && stock - usedStock(d) > 0) return "draw";
   if (d.draw) {
     const played = d.play || (d.bomb && d.bomb[0]);
-    const month = CARD[d.draw].month;
-    if (!d.draw_capture && (!played || CARD[played].month !== month) && layoutOfMonth(month).length === 2) return "draw_capture";
+    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.two) return "draw_capture";
   }
   return "done";
 }
@@ -262,19 +412,22 @@ function tapCard(id) {
   } else if (s === "shake" || s === "bomb") {
     const list = (d[s] = d[s] || []);
     if (list.includes(id)) list.splice(list.indexOf(id), 1);
-    else if (!list.length || CARD[list[0]].month === card.month) list.push(id);
+    else if (!list.length || monthOf(list[0]) === card.month) list.push(id);
   } else if (s === "shake_play") {
     d.play = id;
   } else if (s === "capture") {
     d.capture = id;
-  } else if (s === "draw") {
+  } else if (s === "extra_flip" || s === "draw") {
     if (card.kind === "bonus") (d.bonus_flipped = d.bonus_flipped || []).push(id);
+    else if (s === "extra_flip") d.play = id;
     else d.draw = id;
   } else if (s === "draw_capture") {
     d.draw_capture = id;
   }
+  // two alike cards to choose from: the first, without asking
+  if (d.play && !d.capture && choiceOf(d.play)?.auto) d.capture = choiceOf(d.play).auto;
   state.error = null;
-  reveal = true;
+  state.undone = null;
   finishIfDone();
 }
 
@@ -285,8 +438,10 @@ function finishIfDone() {
     return;
   }
   const d = state.draft;
-  const move = { player: state.answer.next.player };
-  if (state.answer.next.expects === "flip" || d.mode === "flip") move.flip = true;
+  const move = { player: table().next.player };
+  if (table().next.expects === "flip" || d.mode === "flip") move.flip = true;
+  const played = d.play || (d.bomb && d.bomb[0]);
+  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.auto) d.draw_capture = choiceOf(d.draw).auto;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
@@ -296,45 +451,74 @@ function finishIfDone() {
 // --- views ------------------------------------------------------------------------------------------
 
 function setupView() {
-  const deck = deckIds(knobs().bonus_cards || []);
+  const k = knobs();
+  const deck = deckIds(k.bonus_cards || []);
   const regular = state.layout.filter((id) => CARD[id].kind !== "bonus").length;
   const total = LAYOUT_SIZE[state.count];
   const select = (key, options, value, onchange) => h("select", { "data-key": key, onchange: (e) => onchange(e.target.value) },
     options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
-  const changed = () => { store(); app.rerender(); };
+  const changed = (typed = false) => { store(); if (typed) app.later(); else app.rerender(); };
+  const house = (key, value) => {
+    const preset = app.knobs[state.preset] || {};
+    if (JSON.stringify(preset[key]) === JSON.stringify(value)) delete state.knobs[key];
+    else state.knobs[key] = value;
+  };
   return h("section", { class: "live setup" },
     h("h2", {}, t("setup")),
-    h("details", { class: "panel rules", open: true }, h("summary", {}, t("rules"), ": ", t("preset." + state.preset)),
+    h("details", { class: "panel rules", open: state.rulesOpen === true },
+      h("summary", { "data-key": "live-rules", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } },
+        t("rules"), ": ", t("preset." + state.preset), h("small", { class: "summary-more" }, " · ", players().join(", "), " · ", t("stake_short", { n: number(state.stake) }))),
       field(t("players_label"), select("live-players", [[2, t("players_n", { n: 2 })], [3, t("players_n", { n: 3 })]], state.count, async (v) => {
         state.count = Number(v);
         state.preset = `korean-${state.count}p`;
+        state.knobs = {};
         state.layout = [];
         await reach(() => presetKnobs(state.preset));
-        changed();
+        changed(true);
       })),
       field(t("preset_label"), select("live-preset", presetsFor(state.count).map((p) => [p.name, t("preset." + p.name)]), state.preset, async (v) => {
         state.preset = v;
+        state.knobs = {};
         await reach(() => presetKnobs(v));
         state.layout = state.layout.filter((id) => CARD[id].kind !== "bonus" || (knobs().bonus_cards || []).includes(id));
-        changed();
+        changed(true);
       })),
-      field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, value: state.stake, "data-key": "live-stake", onchange: (e) => { state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); changed(); } })),
-      players().map((name, seat) => field(seat === 0 ? t("name_first", { n: seat + 1 }) : t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(); } }))),
+      h("fieldset", { class: "bonus" }, h("legend", {}, t("bonus_label")),
+        BONUS.map((id) => h("label", { class: "check-label" },
+          h("input", { type: "checkbox", "data-key": "live-bonus-" + id, checked: (k.bonus_cards || []).includes(id), onchange: (e) => {
+            const set = new Set(k.bonus_cards || []);
+            if (e.target.checked) set.add(id);
+            else set.delete(id);
+            house("bonus_cards", BONUS.filter((b) => set.has(b)));
+            state.layout = state.layout.filter((c) => CARD[c].kind !== "bonus" || set.has(c));
+            changed(true);
+          } }), " ", id === "bonus-3" ? cardName(id) : `${cardName(id)} (${id.slice(-1)})`))),
+      field(t("bonus_hand_label"), select("live-bonus-hand", ["replace", "extra-flip"].map((v) => [v, t("bonus_hand." + v)]), k.bonus_from_hand, (v) => {
+        house("bonus_from_hand", v);
+        changed(true);
+      })),
+      field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, value: state.stake, "data-key": "live-stake", onchange: (e) => { state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); changed(true); } })),
+      players().map((name, seat) => field(seat === 0 ? t("name_first", { n: seat + 1 }) : t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "live-name-" + seat, onchange: (e) => { state.names[seat] = e.target.value.trim() || t("default_names")[seat]; changed(true); } }))),
       field(t("nagari_before"), h("input", { type: "number", inputmode: "numeric", min: 0, max: 20, value: carry(), "data-key": "live-nagari", onchange: (e) => {
         state.nagari_streak = Math.max(0, Math.min(20, Math.floor(Number(e.target.value) || 0)));
-        changed();
+        changed(true);
       } }))),
-    h("p", { class: "prompt", "aria-live": "polite" }, t("layout_prompt", { n: regular, total })),
-    h("p", { class: "hint" }, t("layout_bonus")),
+    // one line's height whatever it says, so the grid below never moves
+    h("p", { class: state.layoutFull ? "prompt setup-prompt full" : "prompt setup-prompt", "aria-live": "polite", "data-full": state.layoutFull ? "" : null },
+      state.layoutFull ? t("layout_full", { total }) : t("layout_prompt", { n: regular, total })),
     deckGrid(deck, t("layout"), (id) => ({ pressed: state.layout.includes(id), key: "deal" }), (id) => {
       const at = state.layout.indexOf(id);
+      state.layoutFull = false;
       if (at >= 0) state.layout.splice(at, 1);
       else if (regular < total || CARD[id].kind === "bonus") state.layout.push(id);
+      else state.layoutFull = true; // a card too many: said, not ignored
       changed();
     }),
+    h("p", { class: "hint" }, t("layout_bonus")),
     chongtongPanel(select, changed),
     state.error ? problemView({ body: state.error }) : null,
-    h("button", { type: "button", class: "primary", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start"), regular === total ? null : ` (${regular}/${total})`));
+    h("div", { class: "submit-bar" },
+      h("button", { type: "button", class: "primary submit", "data-key": "live-start", disabled: regular !== total, onclick: startGame }, t("start"), regular === total ? null : ` (${regular}/${total})`)));
 }
 
 // A player dealt four cards of one month shows them: the hand is over at once when the rules pay a chongtong.
@@ -352,10 +536,22 @@ function chongtongPanel(select, changed) {
     })) : null);
 }
 
+// The scores in one line of fixed height, in sight above the grid: each player, whose turn it is, the stock.
+function strip() {
+  const answer = state.answer;
+  const { next, stock } = table();
+  return h("section", { class: "strip", "aria-label": t("scoreboard") },
+    answer.players.map((p) => h("span", { class: next && next.player === p.id ? "strip-player next" : "strip-player", "data-strip": p.id },
+      h("b", {}, p.id), " ", h("span", { class: "score" }, t("score_of", { n: p.score.total })),
+      p.go_count ? [" ", h("span", { class: "badge" }, t("go_count", { n: p.go_count }))] : null)),
+    h("span", { class: "strip-stock" }, t("stock_left", { n: stock })),
+    state.pending ? h("span", { class: "strip-pending", "data-pending": state.pending }, t("pending_n", { n: state.pending })) : null);
+}
+
 function scoreboard() {
   const answer = state.answer;
   return h("section", { class: "scoreboard", "aria-labelledby": "scoreboard-title" },
-    h("h2", { class: "sr", id: "scoreboard-title" }, t("scoreboard")),
+    h("h3", { id: "scoreboard-title" }, t("captures")),
     answer.players.map((p) => {
       const c = countsOf(p.captured);
       const isNext = answer.next && answer.next.player === p.id;
@@ -379,9 +575,11 @@ function prompt(s, who) {
     shake_play: "turn_shake_play",
     bomb: "turn_bomb",
     capture: "turn_capture",
-    draw: state.answer.next.expects === "flip" || d.mode === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
+    extra_flip: (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_extra_flip",
+    draw: table().next.expects === "flip" || d.mode === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
     draw_capture: "turn_draw_capture",
     call: "turn_call",
+    declare: "turn_declare",
   };
   const card = s === "capture" ? cardName(d.play) : s === "draw_capture" ? cardName(d.draw) : "";
   return t(keys[s], { p: who, card });
@@ -393,15 +591,13 @@ function factorsOf(payment) {
   return rows.filter((c) => c.factor !== 1).map((c) => (c.factor ? `${t("rule." + c.rule)} ×${c.factor}` : `${t("rule." + c.rule)}: ${t("pays_nothing")}`)).join(" · ");
 }
 
-function callPanel(next) {
+// What a stop pays now and what a go risks: in the grid's place while the decision is due.
+function callInfo(next) {
   const stop = next.if_stop || state.probe;
   const go = next.if_go;
   const goCount = go ? go.go_count : (state.answer.players.find((p) => p.id === next.player).go_count + 1);
   const gobakRisk = go ? go.gobak : knobs().gobak && knobs().gobak !== "none";
   return h("div", { class: "call" },
-    h("div", { class: "actions" },
-      h("button", { type: "button", class: "primary", "data-key": "call-go", onclick: () => submit({ player: next.player, call: "go" }) }, t("go_btn")),
-      h("button", { type: "button", class: "primary", "data-key": "call-stop", onclick: () => submit({ player: next.player, call: "stop" }) }, t("stop_btn"))),
     stop ? h("div", { class: "if-stop", "data-source": next.if_stop ? "if_stop" : "probe" }, h("h3", {}, t("if_stop")),
       stop.payments.map((p) => h("p", { class: "if-stop-payment", "data-from": p.from, "data-points": p.points, "data-amount": p.amount },
         h("b", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })),
@@ -410,139 +606,208 @@ function callPanel(next) {
       h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player }))));
 }
 
-function entryPanel() {
-  const answer = state.answer;
-  const next = answer.next;
-  if (state.pending) {
-    return h("p", { class: "pending-note", role: "status" }, `${state.pending} ${t("pending")} `,
-      h("button", { type: "button", "data-key": "retry-pending", onclick: retry }, t("retry")));
-  }
-  const s = step();
+// The player holding the cup (국진), when the rule set lets it be declared (RULES.md 3: sep_animal best).
+function cupHolder() {
+  if (knobs().sep_animal !== "best") return null;
+  const holder = state.answer.players.find((p) => p.captured.includes("sep-animal"));
+  return holder ? holder.id : null;
+}
+
+// The row of tools under the prompt: one fixed height, whatever the step offers.
+function tools(s, next, blocked) {
   const d = state.draft;
-  // RULES.md 5: under bonus_from_hand replace, the card played after a bonus card may be shaken or bombed
-  const afterBonus = !d.bonus || knobs().bonus_from_hand === "replace";
-  const canShake = knobs().allow_shake && next.expects === "play" && !d.play && !d.mode && afterBonus;
-  const canBomb = knobs().allow_bomb && next.expects === "play" && !d.play && !d.mode && afterBonus;
-  // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
-  const mover = answer.players.find((p) => p.id === next.player);
-  const canFlip = next.expects === "play" && mover && mover.flip_turns > 0 && !d.play && !d.bonus && !d.mode;
-  const drafted = Object.keys(d).length > 0;
-  let picker = null;
-  if (s === "call") picker = callPanel(next);
-  else if (s === "capture" || s === "draw_capture") {
-    const card = s === "capture" ? d.play : d.draw;
-    const two = layoutOfMonth(CARD[card].month);
-    picker = h("div", { class: "choice", role: "group", "aria-label": prompt(s, next.player) },
-      two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) }, chips([id]), " ", cardName(id))));
-  } else {
-    // every card keeps its place in the grid; those already seen (or, for a flip, shown in a hand) are greyed
-    const seen = seenCards();
-    const shown = s === "draw" ? new Set(d.shake || []) : new Set();
-    for (const p of state.answer.players) {
-      // cards known to be in a hand (shown for a shake or a chongtong) are not flipped, nor played by another
-      if (s === "draw" || p.id !== next.player) for (const id of p.hand || []) shown.add(id);
-    }
-    const ids = s === "shake_play" ? d.shake : deckIds(knobs().bonus_cards || []);
-    picker = deckGrid(ids, t("unseen"), (id) => ({
-      key: "turn",
-      disabled: seen.has(id) || shown.has(id),
-      note: seen.has(id) ? t("seen") : null,
-      pressed: s === "shake" || s === "bomb" ? (d[s] || []).includes(id) : undefined,
-    }), tapCard);
+  const k = knobs();
+  const mode = (name) => () => { d.mode = name; state.undone = null; store(); app.rerender(); };
+  const button = (key, label, onclick, cls = null) => h("button", { type: "button", "data-key": key, class: cls, onclick }, label);
+  if (blocked) return blocked;
+  if (state.error && state.error.move) return [];
+  if (s === "call") {
+    return [button("call-go", t("go_btn"), () => submit({ player: next.player, call: "go" }), "primary"),
+      button("call-stop", t("stop_btn"), () => submit({ player: next.player, call: "stop" }), "primary")];
   }
-  const mode = (name) => () => { d.mode = name; store(); app.rerender(); };
-  return h("section", { class: "entry", "aria-labelledby": "turn-prompt" },
-    // stays in sight under the header while the grid scrolls; the prompt takes the focus when the tapped
-    // card goes away
-    h("div", { class: "turn-head" }, justHappened(),
-      h("p", { class: "prompt", id: "turn-prompt", "data-step": s, "aria-live": "polite", tabindex: -1, "data-focus-fallback": "" }, prompt(s, next.player))),
-    canShake || canBomb || canFlip || drafted ? h("div", { class: "actions" },
-      canShake ? h("button", { type: "button", "data-key": "shake", onclick: mode("shake") }, t("shake_btn")) : null,
-      canBomb ? h("button", { type: "button", "data-key": "bomb", onclick: mode("bomb") }, t("bomb_btn")) : null,
-      canFlip ? h("button", { type: "button", "data-key": "flip-only", onclick: mode("flip") }, t("flip_btn", { n: mover.flip_turns })) : null,
-      drafted ? h("button", { type: "button", "data-key": "cancel-turn", onclick: () => { state.draft = {}; store(); app.rerender(); } }, t("cancel")) : null) : null,
+  if (s === "capture" || s === "draw_capture") {
+    const card = s === "capture" ? d.play : d.draw;
+    return choiceOf(card).two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) },
+      chip(id), h("span", {}, cardName(id))));
+  }
+  if (s === "declare") {
+    const holder = cupHolder();
+    return ["animal", "junk"].map((as) => button("declare-" + as, `${holder} · ${t("describe.cup_" + as)}`, () => submit({ player: holder, sep_animal_as: as })));
+  }
+  if (s !== "play") return [];
+  // RULES.md 5: under bonus_from_hand replace, the card played after a bonus card may be shaken or bombed
+  const afterBonus = !d.bonus || k.bonus_from_hand === "replace";
+  const mover = state.answer.players.find((p) => p.id === next.player);
+  const fresh = !d.play && !d.mode;
+  return [
+    k.allow_shake && next.expects === "play" && fresh && afterBonus ? button("shake", t("shake_btn"), mode("shake")) : null,
+    k.allow_bomb && next.expects === "play" && fresh && afterBonus ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
+    // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
+    next.expects === "play" && mover && mover.flip_turns > 0 && fresh && !d.bonus ? button("flip-only", t("flip_btn", { n: mover.flip_turns }), mode("flip")) : null,
+    // only bonus cards were left in hand: the turn is the bonus card alone, then the flip
+    d.bonus ? button("no-play", t("no_play_btn"), () => { d.nothing = true; finishIfDone(); }) : null,
+    cupHolder() && !Object.keys(d).length ? button("declare", t("declare_btn"), mode("declare")) : null,
+  ];
+}
+
+function entryPanel() {
+  const { next, over } = table();
+  const d = state.draft;
+  let s = null;
+  let promptText;
+  let picker;
+  let blocked = null;
+  const refused = state.error && state.error.move ? state.error : null;
+  const late = state.error && !state.error.move && state.pending ? state.error : null;
+  if (state.callDue) {
+    // a go/stop was due before an entry made offline: asked for at its place
+    s = "call";
+    promptText = t("call_due", { p: state.answer.next.player, n: state.callDue.index });
+    picker = callInfo(state.answer.next);
+    blocked = [h("button", { type: "button", class: "primary", "data-key": "call-go", onclick: () => answerCallDue("go") }, t("go_btn")),
+      h("button", { type: "button", class: "primary", "data-key": "call-stop", onclick: () => answerCallDue("stop") }, t("stop_btn"))];
+  } else if (late) {
+    promptText = t("bad_move", { n: late.move_index + 1 });
+    picker = h("div", { class: "problem refused", role: "alert", "data-code": late.code || "", "data-move-index": late.move_index },
+      h("strong", {}, t("bad_move", { n: late.move_index + 1 })), ": ", describeMove(state.moves[late.move_index]), h("br"), late.detail);
+    blocked = [h("button", { type: "button", "data-key": "drop-from", onclick: () => dropFrom(late.move_index) }, t("drop_from", { n: late.move_index + 1 }))];
+  } else if (over || !next) {
+    promptText = t("waiting_for_service");
+    picker = h("p", { class: "hint" }, t("waiting_hint"));
+  } else {
+    s = step();
+    promptText = prompt(s, next.player);
+    if (refused) {
+      // refused: said in the grid's place (nothing above the tapped card moves); undo or the button goes on
+      picker = h("div", { class: "problem refused", role: "alert", "data-code": refused.code || "", "data-move-index": refused.move_index },
+        h("button", { type: "button", "data-key": "refused-ok", onclick: () => { state.error = null; store(); app.rerender(); } }, t("enter_again")),
+        h("p", {}, h("strong", {}, t("bad_move", { n: refused.move_index + 1 })), ": ", describeMove(refused.move)),
+        h("p", {}, refused.detail));
+    } else if (s === "call") {
+      picker = callInfo(next);
+    } else {
+      // every card keeps its place in the grid; those already seen (or, for a flip, shown in a hand) are
+      // greyed, and so are those the step cannot take (a shake of a month on the layout)
+      const seen = seenCards();
+      const inHand = s === "draw" || s === "extra_flip" ? new Set(d.shake || []) : new Set();
+      for (const p of state.answer.players) {
+        // cards known to be in a hand (shown for a shake or a chongtong) are not flipped, nor played by another
+        if (s === "draw" || s === "extra_flip" || p.id !== next.player) for (const id of p.hand || []) inHand.add(id);
+      }
+      const unfit = (id) => {
+        const here = layoutOfMonth(monthOf(id)).length;
+        if (s === "shake") return here > 0 || CARD[id].kind === "bonus";
+        if (s === "bomb") return here !== 1 || CARD[id].kind === "bonus";
+        if (s === "shake_play") return !(d.shake || []).includes(id);
+        if (s === "capture" || s === "draw_capture" || s === "declare") return true;
+        return false;
+      };
+      picker = deckGrid(deckIds(knobs().bonus_cards || []), t("unseen"), (id) => ({
+        key: "turn",
+        disabled: seen.has(id) || inHand.has(id) || unfit(id),
+        note: seen.has(id) ? t("seen") : null,
+        pressed: s === "shake" || s === "bomb" ? (d[s] || []).includes(id) : s === "shake_play" ? false : undefined,
+      }), tapCard);
+    }
+  }
+  return h("section", { class: "entry", "aria-labelledby": "turn-prompt", "aria-busy": busy ? "true" : null },
+    h("div", { class: "turn-head" },
+      justHappened(),
+      h("div", { class: "prompt-row" },
+        h("p", { class: "prompt", id: "turn-prompt", "data-step": s || (state.callDue ? "call" : "wait"), "aria-live": "polite", tabindex: -1, "data-focus-fallback": "" }, promptText),
+        h("button", { type: "button", class: "undo", "data-key": "undo", onclick: undo }, t("undo"))),
+      h("div", { class: "tools", role: "group", "aria-label": t("tools") }, tools(s, next, blocked))),
     picker);
 }
 
-// The turn just entered, in words, with what it caused (ppuk, chok, a steal ...): the table checks it at
-// once, above the prompt (the sentences are in the history below).
+// The turn just entered (or what undo took back), in one line above the prompt, with what it caused (ppuk,
+// chok, a steal ...): the table checks it at once (the whole sentences are in the history below).
 function justHappened() {
-  const last = state.moves.length - state.pending - 1;
-  if (last < 0 || !state.moves[last]) return null;
-  const events = state.answer.events.filter((e) => e.move_index === last);
+  if (state.undone) return h("p", { class: "just undone", role: "status", "data-undone": "" }, state.undone);
+  const last = state.moves.length - 1;
+  if (last < 0) return h("p", { class: "just" });
+  const unchecked = last >= checked();
+  const events = unchecked ? [] : state.answer.events.filter((e) => e.move_index === last && e.type !== "declare");
   return h("p", { class: "just", role: "status", "data-move-index": last },
+    events.map((e) => [h("b", { "data-type": e.type }, t("event." + e.type)), " · "]),
     t("just_now"), " ", describeMove(state.moves[last]),
-    events.map((e) => [" · ", h("b", { "data-type": e.type }, t("event." + e.type))]));
+    unchecked ? h("small", {}, ` (${t("pending")})`) : null);
 }
 
-// After an entry the turn's panel (or a refusal) must be in sight: a step can shrink the page under the finger.
+// After an entry: when the grid gives way to something short (the go/stop decision, a refusal, the ruling),
+// that is brought into sight; the grid itself keeps its scroll position from turn to turn.
+let reveal = false;
 export function afterRender() {
   if (!reveal || state.phase !== "play") return;
-  const how = reveal;
   reveal = false;
-  if (how === "top") {
-    window.scrollTo(0, 0);
-    return;
-  }
-  const header = document.querySelector(".top");
-  const top = header ? header.getBoundingClientRect().bottom : 0;
-  const refused = document.querySelector(".live .refused");
-  if (refused) {
-    const r = refused.getBoundingClientRect();
-    if (r.top < top || r.bottom > innerHeight) refused.scrollIntoView({ block: "start" });
-    return;
-  }
-  const panel = document.querySelector(".live .entry, .live .finished");
-  if (!panel) return;
-  const r = panel.getBoundingClientRect();
-  // the turn's head sticks under the header, so the entry panel needs only to be in sight; the ruling at the
-  // end is read from its top
-  const hidden = panel.classList.contains("finished") ? r.top < top : r.bottom < top + 160;
-  if (hidden || r.top > innerHeight - 160) panel.scrollIntoView({ block: "start" });
+  const panel = document.querySelector(".live .finished, .live .entry");
+  if (!panel || panel.querySelector(".deck")) return;
+  const head = panel.querySelector(".turn-head");
+  const shown = panel.querySelector(".turn-head + *") || panel;
+  const r = shown.getBoundingClientRect();
+  const below = head ? head.getBoundingClientRect().bottom : document.querySelector(".top").getBoundingClientRect().bottom;
+  if (r.top < below - 1 || r.top > innerHeight - 120) panel.scrollIntoView({ block: "start" });
 }
 
 function finishedPanel() {
   const answer = state.answer;
+  const redeal = answer.settlement.outcome === "redeal";
   const extra = h("div", { class: "actions" },
-    state.added && state.added.ok
-      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
-      : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
-          state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
-          store();
-          app.rerender();
-        } }, t("add_to_ledger")),
-    state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null);
-  return h("div", { class: "finished" }, justHappened(), h("p", { class: "prompt" }, t("game_over")), rulingView(answer.settlement, (x) => x, extra));
+    redeal
+      ? h("p", { class: "hint" }, t("redeal_not_in_ledger"))
+      : state.added && state.added.ok
+        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
+        : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
+            state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
+            store();
+            app.rerender();
+          } }, t("add_to_ledger")),
+    state.added && !state.added.ok ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null);
+  return h("div", { class: "finished" },
+    h("div", { class: "turn-head" }, justHappened(),
+      h("div", { class: "prompt-row" }, h("p", { class: "prompt" }, t("game_over")),
+        h("button", { type: "button", class: "undo", "data-key": "undo", onclick: undo }, t("undo")))),
+    rulingView(answer.settlement, (x) => x, extra));
+}
+
+function newGame() {
+  const answer = state.answer;
+  const done = answer.status === "finished" && !state.pending;
+  const saved = done && ((state.added && state.added.ok) || answer.settlement.outcome === "redeal");
+  // nothing is erased without a question: a game in progress, or a finished one not in the ledger
+  if (!saved && !window.confirm(t(done ? "confirm_new_unsaved" : "confirm_new"))) return;
+  const keep = { count: state.count, names: state.names, preset: state.preset, knobs: state.knobs, stake: state.stake, rulesOpen: state.rulesOpen };
+  state = { ...fresh(), ...keep };
+  store();
+  app.rerender();
+  window.scrollTo(0, 0);
 }
 
 function playView() {
   const answer = state.answer;
+  const late = state.error && !state.error.move && state.pending ? state.error : null;
   const bad = state.error && state.error.move_index !== undefined && state.error.move_index < state.moves.length ? state.error : null;
-  const refused = state.error && state.error.move ? state.error : null;
+  const other = state.error && !state.error.move && !bad ? state.error : null;
+  const finished = answer.status === "finished" && !state.pending;
   return h("section", { class: "live play" },
-    h("p", { class: "stock" }, t("stock_left", { n: answer.stock_left })),
+    strip(),
+    finished ? finishedPanel() : entryPanel(),
+    other ? problemView({ body: other }) : null,
+    state.nagari_streak ? h("p", { class: "carry" }, carryText(state.nagari_streak, knobs())) : null,
+    h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(table().layout, t("layout"))),
     scoreboard(),
-    state.nagari_streak ? h("p", { class: "carry" }, t("carry", { n: state.nagari_streak })) : null,
-    h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(answer.layout, t("layout"))),
-    refused ? h("div", { class: "problem refused", role: "alert", "data-code": refused.code || "", "data-move-index": refused.move_index },
-      h("strong", {}, t("bad_move", { n: refused.move_index + 1 })), ": ", describeMove(refused.move), h("br"), refused.detail) : null,
-    state.error && !refused && !bad ? problemView({ body: state.error }) : null,
-    answer.status === "finished" ? finishedPanel() : entryPanel(),
     answer.instant_payments.length ? h("section", { class: "instant" }, h("h3", {}, t("instant_payments")),
       h("ul", {}, answer.instant_payments.map((p) => h("li", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: p.points }), " · ", p.reason)))) : null,
     h("div", { class: "actions" },
-      h("button", { type: "button", "data-key": "undo", onclick: undo }, t("undo")),
       h("button", { type: "button", "data-key": "export", onclick: exportLog }, t("export")),
       h("button", { type: "button", "data-key": "to-check", onclick: () => { setLog(logOf()); app.go("check"); } }, t("to_check")),
-      h("button", { type: "button", "data-key": "new-game", onclick: () => {
-        if (answer.status !== "finished" && !window.confirm(t("confirm_new"))) return;
-        const keep = { count: state.count, names: state.names, preset: state.preset, stake: state.stake };
-        state = { ...fresh(), ...keep };
-        store();
-        app.rerender();
-      } }, t("new_game"))),
+      h("button", { type: "button", "data-key": "new-game", onclick: newGame }, t("new_game"))),
     h("section", { class: "history" }, h("h3", {}, t("events")), eventsView(answer.events)),
-    h("section", { class: "history" }, h("h3", {}, t("moves")), movesView(state.moves, bad, state.moves.length - state.pending)));
+    h("section", { class: "history" }, h("h3", {}, t("moves")), movesView(state.moves, late || bad, checked())));
+}
+
+export function hasGame() {
+  return state.phase === "play" && Boolean(state.answer);
 }
 
 export function view() {

@@ -8,7 +8,8 @@ export function describeMove(move) {
   const parts = [];
   const d = (key, params) => parts.push(t("describe." + key, params));
   if (move.call) d("call", { call: t("event." + move.call) });
-  if (move.sep_animal_as) d("cup", { as: t("kind." + (move.sep_animal_as === "junk" ? "double" : "animal")) });
+  // the particle is part of the word (국진을 열끗으로, 쌍피로): not a noun put into a "{as}로" frame
+  if (move.sep_animal_as) d(move.sep_animal_as === "junk" ? "cup_junk" : "cup_animal");
   if (move.bonus) d("bonus", { card: cardName(move.bonus) });
   if (move.shake) d("shake", { cards: cardNames(move.shake) });
   if (move.bomb) d("bomb", { cards: cardNames(move.bomb) });

@@ -19,11 +19,17 @@ function route() {
   return VIEWS[name] ? name : "settle";
 }
 
+// One row: the tabs, then the language button, or in its place (the same height: nothing below moves when
+// the connection drops) what to do when the service cannot be reached.
 function header(current) {
   return h("header", { class: "top" },
-    h("div", { class: "title-row" },
-      h("h1", {}, t("title")),
-      h("button", {
+    h("h1", { class: "sr" }, t("title")),
+    h("div", { class: "bar" },
+      h("nav", { "aria-label": t("title") },
+        h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
+          h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
+      // in the sticky header, so it is in sight wherever the person was when the service could not be reached
+      app.offline ? offlineBanner() : h("button", {
         type: "button", class: "lang", "data-key": "lang", lang: language() === "ko" ? "en" : "ko",
         onclick: () => {
           const next = language() === "ko" ? "en" : "ko";
@@ -33,18 +39,40 @@ function header(current) {
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();
         },
-      }, t("switch_to"))),
-    h("nav", { "aria-label": t("title") },
-      h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
-        h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
-    // in the sticky header, so it is in sight wherever the person was when the service could not be reached
-    app.offline ? offlineBanner() : null);
+      }, t("switch_to"))));
 }
 
 function offlineBanner() {
-  return h("div", { class: "offline", role: "alert" }, t("offline"), " ",
-    h("button", { type: "button", "data-key": "retry", onclick: () => { app.offline = false; VIEWS[route()].retry?.(); app.rerender(); } }, t("retry")));
+  return h("div", { class: "offline", role: "alert" }, h("span", { class: "sr" }, t("offline")),
+    h("button", { type: "button", "data-key": "retry", title: t("offline"), onclick: () => { app.offline = false; VIEWS[route()].retry?.(); app.rerender(); } },
+      h("span", { "aria-hidden": "true" }, t("offline_short"), " · "), t("retry")));
 }
+
+// A field's change event fires when the person taps something else and the field loses focus. Drawing the
+// page again at that moment would replace the control under the finger, and its tap would be lost (the first
+// tap after typing). So a field's change is drawn once that tap is over: after its click, or shortly after
+// the finger lifts when no click follows (a scroll); and not while the tap has put the person in another
+// field to type (that field would be drawn again under the typing).
+let pointerDown = false;
+let owed = false;
+const typing = () => document.activeElement?.matches?.("input[type=number], input[type=text], textarea");
+function settleLater() {
+  pointerDown = false;
+  if (owed && !typing()) {
+    owed = false;
+    render();
+  }
+}
+addEventListener("pointerdown", () => { pointerDown = true; }, true);
+// A tap on a name or a count selects what it holds, so what is typed replaces it (no deleting first).
+addEventListener("focusin", (e) => {
+  if (e.target.matches?.("input[type=number], input[type=text]")) e.target.select();
+});
+addEventListener("click", () => setTimeout(settleLater), false);
+addEventListener("pointerup", () => setTimeout(settleLater, 400), true);
+addEventListener("pointercancel", () => setTimeout(settleLater, 400), true);
+// typing ended without a tap (the phone's "done", the Tab key): drawn once the focus has settled
+addEventListener("focusout", () => setTimeout(() => { if (!pointerDown) settleLater(); }), true);
 
 function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
@@ -68,6 +96,10 @@ async function start() {
   navigator.serviceWorker?.register("/sw.js").catch(() => {});
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
+  app.later = () => {
+    if (pointerDown || typing()) owed = true;
+    else render();
+  };
   app.go = (name) => {
     if (location.hash === "#" + name) render();
     else location.hash = name;

@@ -80,18 +80,43 @@ function checkList(payment) {
 
 export function headline(settlement, names) {
   if (settlement.outcome === "nagari") return t("nagari_result");
+  // a redeal has no winner either: the deal does not count (RULES.md 4), it is not an instant win
+  if (settlement.outcome === "redeal") return t("redeal_result");
   if (settlement.outcome !== "stop") return t("instant_win", { p: names(settlement.winner), o: t("outcome." + settlement.outcome) });
   return t("wins", { p: names(settlement.winner), s: settlement.score ? settlement.score.total : "?", base: settlement.base_points });
 }
 
-export function rulingView(settlement, names = (x) => x, extra = null) {
+// The nagari carry of a hand after n nagari hands, as the rule set computes it (RULES.md 8): nagari_multiplier
+// per hand, capped by nagari_cap (0: no cap). Said with its factor, never as "double".
+export function carryText(n, knobs) {
+  const per = knobs.nagari_multiplier ?? 2;
+  const cap = knobs.nagari_cap || 0;
+  const full = per ** n;
+  const x = cap && full > cap ? cap : full;
+  return t(cap && full > cap ? "carry_capped" : "carry", { n, x: number(x) });
+}
+
+// A combination's cards; plain junk the person entered as a count (`counted`) is said as a count, not as
+// the stand-in cards the page sent for it.
+function comboCards(item, counted) {
+  const tapped = item.cards.filter((id) => !counted.has(id));
+  const byCount = item.cards.length - tapped.length;
+  return [chips(tapped, t("combination." + item.combination)),
+    byCount ? h("span", { class: "by-count", "data-count": byCount }, " ", t("junk_by_count", { n: byCount })) : null];
+}
+
+// `counted`: card ids that stand for junk entered as a count. `stale`: the entry changed since this ruling.
+export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false } = {}) {
   const items = settlement.score ? settlement.score.items : [];
-  return h("section", { class: "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
+  return h("section", { class: stale ? "ruling stale" : "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
     h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), " · ", headline(settlement, names)),
+    stale ? h("p", { class: "stale-note", role: "status" }, t("stale")) : null,
+    // what the table does next (into the ledger, the next hand) is in sight with the headline
+    extra,
     // who pays whom first: that is what the table asked
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
     items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
-      h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", chips(i.cards, t("combination." + i.combination))))) : null,
+      h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", comboCards(i, counted)))) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
       h("h3", {}, t("pays", { from: names(p.from), to: names(p.to) }), " ",
         h("span", { class: "pts" }, p.points ? t("points", { n: number(p.points) }) : t("pays_nothing")), " ",
@@ -101,8 +126,7 @@ export function rulingView(settlement, names = (x) => x, extra = null) {
     settlement.explanation && settlement.explanation.length
       ? h("details", { class: "explanation", open: true }, h("summary", {}, t("explanation")),
           h("ol", {}, settlement.explanation.map((line) => h("li", {}, line))))
-      : null,
-    extra);
+      : null);
 }
 
 // Field path -> messages of a request the service could not read, flattened: "deal.layout: ...".
@@ -112,11 +136,13 @@ function fieldErrors(errors, path = []) {
   return Object.entries(errors).flatMap(([key, value]) => fieldErrors(value, [...path, key]));
 }
 
-export function problemView(error) {
+// A refusal: its title and detail, and the fields at fault. `fieldsOnly`: the page has said what is wrong in
+// its own words already, and only the list of fields follows.
+export function problemView(error, { fieldsOnly = false } = {}) {
   const body = error.body || {};
   const fields = body.errors ? fieldErrors(body.errors) : [];
-  return h("div", { class: "problem", role: "alert", "data-code": body.code || "" },
-    h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error),
+  return h("div", { class: "problem", role: fieldsOnly ? null : "alert", "data-code": body.code || "" },
+    fieldsOnly ? null : [h("strong", {}, body.title || t("error_title")), " ", body.detail || String(error.message || error)],
     fields.length ? h("ul", { class: "field-errors" }, fields.map(([path, why]) => h("li", { "data-field": path },
       path && path !== "_schema" ? [h("code", {}, path), ": "] : null, why))) : null);
 }

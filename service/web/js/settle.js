@@ -1,15 +1,22 @@
-// Flow 1, settle a hand (the dispute): the rules and the house rules a table argues about, the players, the
-// cards each captured tapped on the deck month by month (plain junk may be a count), the calls, who stopped;
-// then POST /v1/settle and the ruling.
+// Flow 1, settle a hand (the dispute): the rules and the house rules a table argues about, the players, who
+// stopped, each player's calls (go, shakes, bombs) and the cards each captured, tapped on the deck month by
+// month (plain junk may be a count); then POST /v1/settle and the ruling, below the entry.
+//
+// Top to bottom the order a table tells a hand in, and nothing above a control changes height when it is
+// tapped: the rules panel opens and closes only by its own summary, and the ruling is drawn below the entry
+// (an entry changed after a ruling marks that ruling stale instead of removing it, so the page never shrinks
+// under the finger). Each player's tab has room for a second way in beside the card grid: counts said at
+// the table (points, brights, animals, ribbons, junk units, the cup) as the `declared` field of /v1/settle
+// (API.md "Additions in v1.2") takes them, once the service accepts it.
 
 import { h, field, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
-import { rulingView, problemView } from "./ruling.js";
+import { carryText, rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
-import { t, number } from "./words.js";
+import { t, number, language } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
@@ -29,7 +36,7 @@ function fresh(count = 2, names = null) {
     go: [0, 0, 0],
     shakes: [0, 0, 0],
     bombs: [0, 0, 0],
-    winner: 0,
+    winner: -1, // not chosen yet (null: nobody, a nagari)
     nagari_streak: 0,
     result: null,
     error: null,
@@ -67,6 +74,13 @@ export function retry() {
   else if (state.waiting) submit();
 }
 
+// After a reload: a ruling asked for while the service was unreachable is asked again (and the page says
+// at once when it still cannot be reached); a ruling kept in another language is asked in this one.
+export function resume() {
+  if (state.waiting) submit();
+  else if (state.result && state.result.lang && state.result.lang !== language()) relanguage();
+}
+
 // Called by the ledger: a new hand for the ledger's players, rules and stake, the nagari carry filled in.
 export async function startFromLedger(ctx) {
   state = fresh(ctx.players.length, [...ctx.players, ...t("default_names")].slice(0, 3));
@@ -77,13 +91,14 @@ export async function startFromLedger(ctx) {
   app.go("settle");
 }
 
-function changed() {
+// The entry changed: a ruling or a refusal already on the page is marked stale (kept, so the page does not
+// shrink under the finger). A field's change is drawn once the tap that ended the typing is over.
+function changed(typed = false) {
   state.waiting = false;
-  state.result = null;
-  state.error = null;
-  state.added = null;
+  if (state.result || state.error) state.stale = true;
   store();
-  app.rerender();
+  if (typed) app.later();
+  else app.rerender();
 }
 
 const players = () => state.names.slice(0, state.count);
@@ -114,16 +129,23 @@ function request() {
       shakes: state.shakes[seat],
       bombs: state.bombs[seat],
     })),
-    winner: state.winner === null ? null : names[state.winner],
+    winner: state.winner === null || state.winner < 0 ? null : names[state.winner],
     nagari_streak: state.nagari_streak,
     stake: state.stake,
   };
 }
 
 async function submit() {
-  state.error = null;
+  if (state.winner === -1) {
+    state.needWinner = true;
+    store();
+    app.rerender();
+    return;
+  }
+  state.needWinner = false;
   try {
     const body = request();
+    const counted = fillers().flat();
     const answer = await reach(() => post("/v1/settle", body));
     // unreachable: asked again by itself when the connection is back (retry)
     state.waiting = !answer;
@@ -131,14 +153,19 @@ async function submit() {
       store();
       return;
     }
-    state.result = { settlement: answer, request: body };
+    state.result = { settlement: answer, request: body, counted, lang: language() };
+    state.error = null;
+    state.added = null;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     state.error = error.body;
+    state.result = null;
   }
+  state.stale = false;
   store();
   app.rerender();
-  const target = document.querySelector(state.result ? "#ruling-title" : ".problem");
+  // the ruling is below the entry: the page goes to it (the person asked for it)
+  const target = document.querySelector(state.result ? "#ruling-title" : ".settle .problem");
   if (target) {
     target.scrollIntoView({ block: "start" });
     if (state.result) target.focus({ preventScroll: true });
@@ -151,7 +178,7 @@ export async function relanguage() {
   try {
     const answer = await reach(() => post("/v1/settle", state.result.request));
     if (!answer) return;
-    state.result = { ...state.result, settlement: answer };
+    state.result = { ...state.result, settlement: answer, lang: language() };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     return;
@@ -178,41 +205,45 @@ function toLedger() {
 const bonusName = (id) => (id === "bonus-3" ? cardName(id) : `${cardName(id)} (${id.slice(-1)})`);
 
 // A new hand with the same players and rules; the ledger's nagari carry comes along when it is their ledger.
+// The page goes back to its top, where the next hand is told from.
 async function startOver() {
-  const { count, names, preset, knobs, stake } = state;
-  state = { ...fresh(count, names), preset, knobs, stake };
+  const { count, names, preset, knobs, stake, rulesOpen } = state;
+  state = { ...fresh(count, names), preset, knobs, stake, rulesOpen };
   const ctx = ledgerContext();
   if (ctx.players && ctx.players.join("\n") === players().join("\n")) state.nagari_streak = ctx.nagari_streak;
-  changed();
+  store();
+  app.rerender();
+  window.scrollTo(0, 0);
 }
+
+// The rule set's knobs as this hand uses them (the preset's, with the house rules chosen here).
+const rules = () => ({ ...(app.knobs[state.preset] || {}), ...state.knobs });
 
 function rulesPanel() {
   const knobs = state.knobs;
   const select = (key, options, value, onchange) => h("select", { "data-key": key, "data-test": key, onchange: (e) => onchange(e.target.value) },
     options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
-  // open while nothing is entered yet; afterwards the cards matter more than the rules
-  const fresh = state.captured.every((ids) => !ids.length) && !state.result;
-  return h("details", { class: "panel rules", open: state.rulesOpen ?? fresh },
-    // a person's own toggle wins over the default (clicked before the details toggles itself)
+  // opened and closed only by its summary: never by a tap elsewhere (that would move the deck under the finger)
+  return h("details", { class: "panel rules", open: state.rulesOpen === true },
     h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } },
       t("rules"), ": ", t("preset." + state.preset), h("small", { class: "summary-more" }, " · ", players().join(", "), " · ", t("stake_short", { n: number(state.stake) }))),
     field(t("players_label"), select("players", [[2, t("players_n", { n: 2 })], [3, t("players_n", { n: 3 })]], state.count, async (v) => {
       state.count = Number(v);
-      state.winner = state.winner !== null && state.winner >= state.count ? 0 : state.winner;
+      state.winner = state.winner !== null && state.winner >= state.count ? -1 : state.winner;
       await usePreset(`korean-${state.count}p`);
-      changed();
+      changed(true);
     })),
     field(t("preset_label"), select("preset", presetsFor(state.count).map((p) => [p.name, t("preset." + p.name)]), state.preset, async (v) => {
       await usePreset(v);
-      changed();
+      changed(true);
     })),
     field(t("pibak_label"), select("pibak", [[-1, t("pibak_off")], ...[3, 4, 5, 6, 7, 8, 9].map((n) => [n, t("pibak_n", { n })])], knobs.pibak_max_loser_junk, (v) => {
       knobs.pibak_max_loser_junk = Number(v);
-      changed();
+      changed(true);
     })),
     field(t("gobak_label"), select("gobak", ["none", "double", "pays-all", "pays-all-double"].map((g) => [g, t("gobak." + g)]), knobs.gobak, (v) => {
       knobs.gobak = v;
-      changed();
+      changed(true);
     })),
     h("fieldset", { class: "bonus" }, h("legend", {}, t("bonus_label")),
       BONUS.map((id) => h("label", { class: "check-label" },
@@ -222,25 +253,48 @@ function rulesPanel() {
           else set.delete(id);
           knobs.bonus_cards = BONUS.filter((b) => set.has(b));
           dropUnusedBonus();
-          changed();
+          changed(true);
         } }), " ", bonusName(id)))),
     field(t("cup_label"), select("cup", ["best", "animal"].map((c) => [c, t("cup." + c)]), knobs.sep_animal, (v) => {
       knobs.sep_animal = v;
-      changed();
+      changed(true);
     })),
     field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, step: 1, value: state.stake, "data-key": "stake", onchange: (e) => {
       state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0));
-      changed();
+      changed(true);
     } })),
     field(t("nagari_before"), h("input", { type: "number", inputmode: "numeric", min: 0, max: 20, value: state.nagari_streak, "data-key": "nagari-streak", onchange: (e) => {
       state.nagari_streak = Math.max(0, Math.min(20, Math.floor(Number(e.target.value) || 0)));
-      changed();
+      changed(true);
     } })),
     players().map((name, seat) => field(t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "name-" + seat, onchange: (e) => {
       state.names[seat] = e.target.value.trim() || t("default_names")[seat];
-      changed();
+      changed(true);
     } }))),
   );
+}
+
+// Who stopped, before anything else: there is no default (a wrong default gave a silent wrong ruling).
+function winnerPanel() {
+  const options = [...players().map((name, seat) => [seat, name]), [null, t("nobody")]];
+  return h("fieldset", { class: "panel winner" }, h("legend", {}, t("winner_label")),
+    h("div", { class: "segments" }, options.map(([seat, label]) => h("label", { class: "radio-label segment" },
+      h("input", { type: "radio", name: "winner", "data-key": "winner-" + seat, checked: state.winner === seat, onchange: () => {
+        state.winner = seat;
+        state.needWinner = false;
+        changed();
+      } }),
+      " ", label))));
+}
+
+// A player's calls, named with the player, above the deck; only those the rule set has (RULES.md 5).
+function callsOf(seat, name) {
+  const knobs = rules();
+  const cell = (key, label, value, max, set) => stepper(label, value, 0, max, (v) => { set(v); changed(); }, `${key}-${seat}`);
+  return h("div", { class: "calls" },
+    cell("go", t("go_of", { p: name }), state.go[seat], 20, (v) => (state.go[seat] = v)),
+    knobs.allow_shake === false ? null : cell("shakes", t("shakes_of", { p: name }), state.shakes[seat], 4, (v) => (state.shakes[seat] = v)),
+    knobs.allow_bomb === false ? null : cell("bombs", t("bombs_of", { p: name }), state.bombs[seat], 4, (v) => (state.bombs[seat] = v)));
 }
 
 function seatTabs() {
@@ -277,44 +331,42 @@ function seatTabs() {
         onclick: () => { state.active = s; store(); app.rerender(); },
       }, h("b", {}, name), h("small", {}, counts(s))))),
     h("div", { role: "tabpanel", id: "seat-panel", "aria-labelledby": "seat-tab-" + seat, "data-seat": seat },
+      callsOf(seat, names[seat]),
+      stepper(t("junk_count"), state.junk[seat], 0, state.junk[seat] + plainJunkLeft(seat), (v, typed) => { state.junk[seat] = v; changed(typed); },
+        "junk-" + seat, { big: 5, typed: true }),
       h("p", { class: "hint" }, t("tap_cards")),
+      // the place of a second way in, beside this grid: the counts a table says (the `declared` of /v1/settle)
       deckGrid(deck, t("captured_of", { p: names[seat] }), (id) => {
         if (owner[id] === undefined) return { pressed: false, key: "cap" };
         if (owner[id] === seat) return { pressed: true, owner: seat, key: "cap" };
         return { pressed: false, disabled: true, owner: owner[id], note: t("taken_by", { p: names[owner[id]] }), key: "cap" };
-      }, tap),
-      h("div", { class: "calls" },
-        stepper(t("junk_count"), state.junk[seat], 0, state.junk[seat] + plainJunkLeft(seat), (v) => { state.junk[seat] = v; changed(); }, "junk-" + seat),
-        stepper(t("go_label"), state.go[seat], 0, 20, (v) => { state.go[seat] = v; changed(); }, "go-" + seat),
-        stepper(t("shakes_label"), state.shakes[seat], 0, 4, (v) => { state.shakes[seat] = v; changed(); }, "shakes-" + seat),
-        stepper(t("bombs_label"), state.bombs[seat], 0, 4, (v) => { state.bombs[seat] = v; changed(); }, "bombs-" + seat))));
+      }, tap)));
 }
 
-function winnerPanel() {
-  const options = [...players().map((name, seat) => [seat, name]), [null, t("nobody")]];
-  return h("fieldset", { class: "panel winner" }, h("legend", {}, t("winner_label")),
-    options.map(([seat, label]) => h("label", { class: "radio-label" },
-      h("input", { type: "radio", name: "winner", "data-key": "winner-" + seat, checked: state.winner === seat, onchange: () => { state.winner = seat; changed(); } }),
-      " ", label)));
+function ledgerActions() {
+  if (state.stale) return null;
+  return h("div", { class: "actions" },
+    state.added && state.added.ok
+      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
+      : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
+    state.added && !state.added.ok ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
+    h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
 }
 
 export function view() {
-  const ledgerNote = state.nagari_streak > 0 ? h("p", { class: "carry" }, t("carry", { n: state.nagari_streak })) : null;
-  let ledgerPart = null;
-  if (state.result) {
-    ledgerPart = h("div", { class: "actions" },
-      state.added && state.added.ok
-        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", "data-key": "see-ledger" }, t("see_ledger")))
-        : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
-      state.added && !state.added.ok ? h("p", { role: "alert" }, t("ledger_mismatch")) : null,
-      h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
-  }
   return h("div", { class: "settle" },
-    state.result ? rulingView(state.result.settlement, (x) => x, ledgerPart) : null,
     rulesPanel(),
-    ledgerNote,
-    seatTabs(),
     winnerPanel(),
-    state.error ? problemView({ body: state.error }) : null,
-    h("button", { type: "button", class: "primary submit", "data-key": "submit", onclick: submit }, t("submit")));
+    seatTabs(),
+    // stays at the foot of the screen while the deck scrolls: the ruling is always one tap away. What it will
+    // count in (the nagari carry), and what it still needs, are said there: a line added at the foot moves
+    // nothing above it
+    h("div", { class: "submit-bar" },
+      state.nagari_streak > 0 ? h("p", { class: "carry" }, carryText(state.nagari_streak, rules())) : null,
+      h("button", { type: "button", class: "primary submit", "data-key": "submit", onclick: submit }, t("submit")),
+      state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null),
+    state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
+    state.result
+      ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale })
+      : null);
 }
