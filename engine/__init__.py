@@ -30,7 +30,21 @@ from .events import Event, EventType, InstantPayment
 from .game import GameState
 from .moves import INSTANT_WINS, Expect, Move, Outcome
 from .replay import Replay, replay
-from .rules import KNOBS, PRESETS, RuleSet, find_rules, resolve
+from .rules import (
+    KNOBS,
+    PRESETS,
+    BonusFromHand,
+    CupPlacement,
+    FlipTiming,
+    Gobak,
+    GoScheme,
+    Knob,
+    NoWinner,
+    RuleSet,
+    Steal,
+    find_rules,
+    resolve,
+)
 from .scoring import Combination, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
 from .table import Seat
@@ -47,24 +61,31 @@ __all__ = [
     "INSTANT_WINS",
     "KNOBS",
     "PRESETS",
+    "BonusFromHand",
     "Card",
     "CardError",
     "CardSet",
     "Check",
     "Combination",
+    "CupPlacement",
     "Deal",
     "Event",
     "EventType",
     "Expect",
+    "FlipTiming",
     "GameState",
+    "GoScheme",
     "GoStopError",
+    "Gobak",
     "HandError",
     "HandResult",
     "IllegalMoveError",
     "InstantPayment",
     "Item",
     "Kind",
+    "Knob",
     "Move",
+    "NoWinner",
     "Outcome",
     "Payment",
     "Place",
@@ -76,6 +97,7 @@ __all__ = [
     "Seat",
     "Settlement",
     "Shortfall",
+    "Steal",
     "by_id",
     "checked_rules",
     "find_rules",

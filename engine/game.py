@@ -23,7 +23,7 @@ from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_dea
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
-from .rules import RuleSet
+from .rules import BonusFromHand, FlipTiming, RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .table import Seat, Table
@@ -94,7 +94,7 @@ class GameState:
                 table.stack_maker[m] = None
         month = four_of_a_month(face_up)
         if month is not None:
-            outcome = Outcome(rules.floor_four)
+            outcome = Outcome(rules.floor_four.value)
             table.record(None, None, EventType(outcome), reason="floor-four", month=month)
             self._finish(outcome, None)
             return
@@ -106,7 +106,7 @@ class GameState:
             table.record(None, player, EventType.CHONGTONG, month=month)
             self._finish(Outcome.CHONGTONG, player)
         elif holders:
-            outcome = Outcome(rules.multiple_chongtong)
+            outcome = Outcome(rules.multiple_chongtong.value)
             players = [pid for pid, _ in holders]
             table.record(None, None, EventType(outcome), reason="multiple-chongtong", players=players)
             self._finish(outcome, None)
@@ -247,7 +247,7 @@ class GameState:
 
     def _bonus_moves(self, seat: Seat, card: Card) -> list[Move]:
         base = Move(seat.id, bonus=card)
-        if self.rules.bonus_from_hand == "extra-flip":
+        if self.rules.bonus_from_hand is BonusFromHand.EXTRA_FLIP:
             bonus, flipped, offset = self._peek(0)
             if flipped is None:
                 return [base.replace(bonus_flipped=tuple(bonus) or None)]
@@ -411,7 +411,7 @@ class GameState:
             in_hand = seat.hand_mask or seat.hidden
             if in_hand or seat.flip_turns:
                 self._mover = j
-                flip_due = seat.flip_turns and (not in_hand or self.rules.bomb_flip_timing == "next")
+                flip_due = seat.flip_turns and (not in_hand or self.rules.bomb_flip_timing is FlipTiming.NEXT)
                 self.expects = FLIP if flip_due else PLAY
                 return
         self.table.record(i, None, EventType.NAGARI)

@@ -1,9 +1,10 @@
 """Rule sets: every house rule of RULES.md 10 as a *knob*, and the five named presets.
 
-A ``RuleSet`` is a frozen record of knob values; presets are plain instances of it, and a table's house
-rules are a preset plus overrides: ``resolve({"preset": "korean-3p", "gobak": "double"})``. Each knob is
-described once in ``KNOBS`` (type, allowed values, what it does), which drives validation, the API
-schema and the docs, so a new knob is one line here and one field below.
+A ``RuleSet`` is a frozen record of knob values. Each knob is declared once, as a typed field of it: its value in
+the base rule set (korean-2p), what it does, and its bounds; a knob of a few choices is an Enum. ``KNOBS`` (what
+validates a request, and what the API schema and the docs show) is read off those fields, and the presets are
+the base and their differences from it. A table's house rules are a preset plus overrides:
+``resolve({"preset": "korean-3p", "gobak": "double"})``. A new knob is one field here.
 """
 
 from __future__ import annotations
@@ -11,35 +12,297 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum, StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .cards import BONUS_CARDS, CARDS, CUP, DOUBLE_JUNK, JUNK, CardSet, Kind, Place
 from .errors import CardError, HandError, RulesError
 from .events import EventType
 
-__all__ = ["HAND_SIZE", "KNOBS", "LAYOUT_SIZE", "PRESETS", "Knob", "RuleSet", "find_rules", "resolve"]
+__all__ = [
+    "HAND_SIZE",
+    "KNOBS",
+    "LAYOUT_SIZE",
+    "PRESETS",
+    "BonusFromHand",
+    "CupPlacement",
+    "FlipTiming",
+    "GoScheme",
+    "Gobak",
+    "Knob",
+    "NoWinner",
+    "RuleSet",
+    "Steal",
+    "find_rules",
+    "resolve",
+]
 
-HAND_SIZE = {2: 10, 3: 7}  # RULES.md 4: cards dealt to each hand, by number of players
-LAYOUT_SIZE = {2: 8, 3: 6}  # month cards dealt face up
+HAND_SIZE: Final = {2: 10, 3: 7}  # RULES.md 4: cards dealt to each hand, by number of players
+LAYOUT_SIZE: Final = {2: 8, 3: 6}  # month cards dealt face up
 
-# The events that steal junk (RULES.md 6): the name ``no_steal_on_last_turn`` gives each, the event, and
-# the knob of its amount. This table is the one place the knob names and the event names meet.
-STEALS: tuple[tuple[str, EventType, str], ...] = (
-    ("chok", EventType.CHOK, "steal_chok"),
-    ("ttadak", EventType.TTADAK, "steal_ttadak"),
-    ("sseul", EventType.SSEUL, "steal_sseul"),
-    ("stack", EventType.STACK_CAPTURE, "steal_stack"),
-    ("ja_ppuk", EventType.JA_PPUK, "steal_ja_ppuk"),
-    ("bomb", EventType.BOMB, "steal_bomb"),
-    ("bonus", EventType.BONUS, "steal_bonus"),
+
+# --- the choices of the knobs that take one of a few ---------------------------------------------------------
+
+
+class BonusFromHand(StrEnum):
+    """``bonus_from_hand`` (RULES.md 5): the stock top joins the hand and a hand card is played, or the stock top
+    is played as if from hand."""
+
+    REPLACE = "replace"
+    EXTRA_FLIP = "extra-flip"
+
+
+class CupPlacement(StrEnum):
+    """``sep_animal`` (RULES.md 3): the cup goes where it scores more, or is always an animal."""
+
+    BEST = "best"
+    ANIMAL = "animal"
+
+
+class NoWinner(StrEnum):
+    """``floor_four``, ``multiple_chongtong`` (RULES.md 4): a deal that decides nothing is dealt again (no carry)
+    or is a nagari."""
+
+    REDEAL = "redeal"
+    NAGARI = "nagari"
+
+
+class FlipTiming(StrEnum):
+    """``bomb_flip_timing`` (RULES.md 5): a bomb's flip turns at any later turn, or the very next ones."""
+
+    ANY = "any"
+    NEXT = "next"
+
+
+class GoScheme(StrEnum):
+    """``go_scheme`` (RULES.md 7): how go calls turn a score into base points."""
+
+    ADD_AND_DOUBLE = "add-and-double"
+    DOUBLE_FROM_THREE = "double-from-three"
+    CHIPS = "chips"
+
+
+class Gobak(StrEnum):
+    """``gobak`` (RULES.md 8): what a loser who called go pays."""
+
+    NONE = "none"
+    DOUBLE = "double"
+    PAYS_ALL = "pays-all"
+    PAYS_ALL_DOUBLE = "pays-all-double"
+
+
+class Steal(StrEnum):
+    """The events that steal junk (RULES.md 6), as ``no_steal_on_last_turn`` names them."""
+
+    CHOK = "chok"
+    TTADAK = "ttadak"
+    SSEUL = "sseul"
+    STACK = "stack"
+    JA_PPUK = "ja_ppuk"
+    BOMB = "bomb"
+    BONUS = "bonus"
+
+
+# The event each steal is, and the knob of its amount: the one place the knob names and the event names meet.
+STEALS: Final[tuple[tuple[Steal, EventType, str], ...]] = (
+    (Steal.CHOK, EventType.CHOK, "steal_chok"),
+    (Steal.TTADAK, EventType.TTADAK, "steal_ttadak"),
+    (Steal.SSEUL, EventType.SSEUL, "steal_sseul"),
+    (Steal.STACK, EventType.STACK_CAPTURE, "steal_stack"),
+    (Steal.JA_PPUK, EventType.JA_PPUK, "steal_ja_ppuk"),
+    (Steal.BOMB, EventType.BOMB, "steal_bomb"),
+    (Steal.BONUS, EventType.BONUS, "steal_bonus"),
 )
-STEAL_NAMES = tuple(name for name, _, _ in STEALS)
+STEAL_NAMES: Final = tuple(steal.value for steal in Steal)
+BONUS_IDS: Final = tuple(BONUS_CARDS.ids())
+
+
+# --- the knobs --------------------------------------------------------------------------------------------------
+
+
+def _knob(
+    default: Any,
+    doc: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    max_items: int | None = None,
+    items: tuple[str, ...] | type[StrEnum] | None = None,
+) -> Any:
+    """Declare a knob: its value in the base rule set (korean-2p), what it does (citing RULES.md), its bounds;
+    ``items`` are the values a set knob takes (an Enum, or the values themselves)."""
+    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "max_items": max_items, "items": items}
+    return field(default=default, metadata=meta)
+
+
+STAKES: Final = 1000  # the most junk units or points a knob may name
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The effective value of every knob; build one with ``resolve``. ``RuleSet()`` is the base, korean-2p.
+
+    A few facts follow from the knobs and are worked out once, when the rule set is built: the cards in
+    play (``deck``), what each junk card is worth (``junk_masks``), which rules a payment is checked against
+    (``checked``) and what each event steals.
+    """
+
+    preset: str = "korean-2p"
+    players: int = _knob(2, "number of players (RULES.md 4)", minimum=2, maximum=3)
+    target_score: int = _knob(7, "combination score that allows a stop (RULES.md 7)", minimum=1, maximum=100)
+    bonus_cards: tuple[str, ...] = _knob(
+        ("bonus-2a", "bonus-3"), "bonus cards in the deck (RULES.md 1)", items=BONUS_IDS
+    )
+    bonus_from_hand: BonusFromHand = _knob(
+        BonusFromHand.REPLACE, "what playing a bonus card from hand does (RULES.md 5)"
+    )
+    double_junk: bool = _knob(True, "nov-double and dec-double count 2 junk units (RULES.md 1)")
+    sep_animal: CupPlacement = _knob(CupPlacement.BEST, "how the cup is placed (RULES.md 3)")
+    sep_animal_protects: bool = _knob(True, "a loser's cup counts 2 junk units against pibak (RULES.md 3)")
+    floor_four: NoWinner = _knob(NoWinner.NAGARI, "four of a month dealt on the layout (RULES.md 4)")
+    chongtong_points: int = _knob(
+        10, "points of a chongtong instant win, 0 = off (RULES.md 4)", minimum=0, maximum=STAKES
+    )
+    multiple_chongtong: NoWinner = _knob(NoWinner.NAGARI, "two or more players dealt chongtong (RULES.md 4)")
+    allow_shake: bool = _knob(True, "shaking three cards of a month is allowed (RULES.md 5)")
+    allow_bomb: bool = _knob(True, "bombs are allowed (RULES.md 5)")
+    bomb_flip_turns: int = _knob(2, "flip-only turns a bomb gives (RULES.md 5)", minimum=0, maximum=2)
+    bomb_flip_timing: FlipTiming = _knob(
+        FlipTiming.ANY, "when a bomb's flip turns are used: at any later turn, or the very next ones (RULES.md 5)"
+    )
+    ppuk_on_last_turn: bool = _knob(False, "a ppuk can be made with the last hand card (RULES.md 5)")
+    steal_chok: int = _knob(1, "junk units taken from each opponent for a chok (RULES.md 6)", minimum=0, maximum=STAKES)
+    steal_ttadak: int = _knob(1, "junk units taken for a ttadak (RULES.md 6)", minimum=0, maximum=STAKES)
+    steal_sseul: int = _knob(1, "junk units taken for a sseul (RULES.md 6)", minimum=0, maximum=STAKES)
+    steal_stack: int = _knob(
+        1, "junk units taken for capturing another's ppuk or a dealt stack (RULES.md 6)", minimum=0, maximum=STAKES
+    )
+    steal_ja_ppuk: int = _knob(
+        2, "junk units taken for capturing one's own ppuk (RULES.md 6)", minimum=0, maximum=STAKES
+    )
+    steal_bomb: int = _knob(1, "junk units taken for a bomb (RULES.md 6)", minimum=0, maximum=STAKES)
+    steal_bonus: int = _knob(1, "junk units taken for gaining a bonus card (RULES.md 6)", minimum=0, maximum=STAKES)
+    no_steal_on_last_turn: tuple[Steal, ...] = _knob(
+        (Steal.CHOK, Steal.TTADAK, Steal.SSEUL, Steal.STACK, Steal.JA_PPUK),
+        "events that steal nothing on the player's last turn (RULES.md 6)",
+        items=Steal,
+    )
+    go_scheme: GoScheme = _knob(GoScheme.ADD_AND_DOUBLE, "how go calls turn a score into base points (RULES.md 7)")
+    shake_multiplier: int = _knob(2, "factor per winner's shake, 1 = off (RULES.md 8)", minimum=1, maximum=10)
+    bomb_multiplier: int = _knob(2, "factor per winner's bomb, 1 = off (RULES.md 8)", minimum=1, maximum=10)
+    meongtta_min_animals: int = _knob(7, "winner's animals for meongtta x2, 0 = off (RULES.md 8)", minimum=0, maximum=9)
+    pibak_max_loser_junk: int = _knob(
+        7, "most junk units a loser can hold and be pibak, -1 = off (RULES.md 8)", minimum=-1, maximum=100
+    )
+    pibak_zero_exempt: bool = _knob(True, "a loser with no junk at all is not pibak (RULES.md 8)")
+    gwangbak: bool = _knob(True, "gwangbak x2 is played (RULES.md 8)")
+    gobak: Gobak = _knob(Gobak.DOUBLE, "what a loser who called go pays (RULES.md 8)")
+    nagari_multiplier: int = _knob(
+        2, "factor per consecutive nagari before the hand (RULES.md 8)", minimum=1, maximum=10
+    )
+    nagari_cap: int = _knob(0, "largest nagari carry factor, 0 = no cap (RULES.md 8)", minimum=0, maximum=STAKES)
+    empty_loser_exempt: bool = _knob(True, "a loser with no captured card pays nothing (RULES.md 8)")
+    three_ppuk_points: int = _knob(
+        7, "points of a three-ppuk instant win, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
+    heodang_points: int = _knob(0, "points of a heodang instant win, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES)
+    first_ppuk_payments: tuple[int, ...] = _knob(
+        (7, 14, 21), "payments for a ppuk on the 1st, 2nd, 3rd turn (RULES.md 8)", max_items=3
+    )
+    first_ttadak_payment: int = _knob(
+        7, "payment for a ttadak on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
+
+    deck: CardSet = field(init=False, repr=False, compare=False)
+    """The cards in play: the 48 month cards and the rule set's bonus cards."""
+    unused_bonus: CardSet = field(init=False, repr=False, compare=False)
+    junk_masks: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    """The masks of the junk cards worth 1, 2 and 3 units (RULES.md 1), cheapest first; the cup is not among
+    them."""
+    checked: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The rules of RULES.md 8 this rule set switches on (the chips go doubling of RULES.md 7 first), in that
+    order: each payment of a settlement is checked against every one of them."""
+    hand_size: int = field(init=False, repr=False, compare=False)
+    layout_size: int = field(init=False, repr=False, compare=False)
+    _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__  # the record is frozen: these are set once, here
+        bonus = CardSet(c for c in BONUS_CARDS if c.id in self.bonus_cards)
+        put(self, "deck", _MONTH_CARDS | bonus)
+        put(self, "unused_bonus", BONUS_CARDS - bonus)
+        doubles = DOUBLE_JUNK.mask if self.double_junk else 0
+        put(self, "junk_masks", (JUNK.mask & ~doubles, doubles | _BONUS_WORTH_2.mask, _BONUS_WORTH_3.mask))
+        switched_on = (
+            ("go", self.go_scheme is GoScheme.CHIPS),
+            ("shake", self.shake_multiplier > 1),
+            ("bomb", self.bomb_multiplier > 1),
+            ("meongtta", self.meongtta_min_animals > 0),
+            ("pibak", self.pibak_max_loser_junk >= 0),
+            ("gwangbak", self.gwangbak),
+            ("gobak", self.gobak is not Gobak.NONE),
+            ("nagari", self.nagari_multiplier > 1),
+            ("empty-loser", self.empty_loser_exempt),
+        )
+        put(self, "checked", tuple(rule for rule, on in switched_on if on))
+        put(self, "hand_size", HAND_SIZE.get(self.players, 0))
+        put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
+        steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}
+        put(self, "_steals", steals)
+
+    def __copy__(self) -> RuleSet:
+        return self  # frozen: a copy is the rule set itself
+
+    def __deepcopy__(self, memo: object) -> RuleSet:
+        return self
+
+    def asdict(self) -> dict[str, Any]:
+        """The ``rules`` echo of API.md: the preset name and every knob (lists as lists, choices as strings)."""
+        out: dict[str, Any] = {"preset": self.preset}
+        for name in KNOBS:
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                out[name] = [_plain(v) for v in value]
+            else:
+                out[name] = _plain(value)
+        return out
+
+    def steal(self, event: EventType, last_turn: bool) -> int:
+        """Junk units ``event`` takes from each opponent (RULES.md 6); 0 for an event that does not steal."""
+        units, spared_on_last_turn = self._steals.get(event, (0, False))
+        return 0 if last_turn and spared_on_last_turn else units
+
+    def check_in_play(self, cards: CardSet, *, owner: Place | None = None) -> None:
+        """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
+        unused = cards.mask & self.unused_bonus.mask
+        if unused:
+            card = next(iter(CardSet.from_mask(unused)))
+            player = owner.player if owner else None
+            raise CardError("bonus-not-in-play", card=card.id, player=player, place=owner, preset=self.preset)
+
+    def check_cup_pin(self, pin: str | None, *, player: str | None = None) -> None:
+        """Refuse the cup declared as junk where it is always an animal (HandError ``sep-animal-pin``)."""
+        if pin == "junk" and self.sep_animal is CupPlacement.ANIMAL:
+            raise HandError("sep-animal-pin", player=player, card=CUP.id)
+
+    def check_players(self, ids: list[str]) -> None:
+        """Refuse a hand of the wrong number of players or with an id used twice (HandError)."""
+        if len(ids) != self.players:
+            raise HandError("player-count", players=self.players, given=len(ids), preset=self.preset)
+        for i, pid in enumerate(ids):
+            if pid in ids[:i]:
+                raise HandError("duplicate-player", player=pid)
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
 
 
 @dataclass(frozen=True, slots=True)
 class Knob:
-    """How one knob is typed and bounded. ``kind`` is int, bool, choice, set or list."""
+    """How one knob is typed and bounded, read off its field of ``RuleSet``. ``kind`` is int, bool, choice, set
+    or list; ``choices`` are the values a choice or a set takes, and ``enum`` their Enum where they have one."""
 
     name: str
     kind: str
@@ -48,6 +311,7 @@ class Knob:
     minimum: int | None = None
     maximum: int | None = None
     max_items: int | None = None
+    enum: type[StrEnum] | None = None
 
     def check(self, value: Any) -> Any:
         """Return the value in its canonical form, or raise RulesError(``invalid-knob``) naming the knob.
@@ -72,9 +336,9 @@ class Knob:
                 raise bad("above-maximum", maximum=self.maximum)
             return value
         if self.kind == "choice":
-            if value not in self.choices:
+            if not isinstance(value, str) or value not in self.choices:
                 raise bad("not-a-choice", choices=list(self.choices))
-            return value
+            return self.enum(value) if self.enum is not None else value
         if not isinstance(value, (list, tuple)):
             raise bad("not-a-list")
         if self.max_items is not None and len(value) > self.max_items:
@@ -85,388 +349,113 @@ class Knob:
                     raise bad("not-a-choice", choices=list(self.choices))
             if len(set(value)) != len(value):
                 raise bad("listed-twice")
-            return tuple(c for c in self.choices if c in value)  # canonical order
+            ordered = [c for c in self.choices if c in value]  # canonical order
+            return tuple(self.enum(c) for c in ordered) if self.enum is not None else tuple(ordered)
         if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
             raise bad("not-an-int")
         return tuple(value)
 
 
-def _k(name: str, kind: str, doc: str, **kw: Any) -> Knob:
-    return Knob(name, kind, doc, **kw)
-
-
-_INT0 = {"minimum": 0, "maximum": 1000}
-GOBAK = ("none", "double", "pays-all", "pays-all-double")
-KNOBS: dict[str, Knob] = {
-    k.name: k
-    for k in (
-        _k("players", "int", "number of players (RULES.md 4)", minimum=2, maximum=3),
-        _k("target_score", "int", "combination score that allows a stop (RULES.md 7)", minimum=1, maximum=100),
-        _k("bonus_cards", "set", "bonus cards in the deck (RULES.md 1)", choices=tuple(BONUS_CARDS.ids())),
-        _k(
-            "bonus_from_hand",
-            "choice",
-            "what playing a bonus card from hand does (RULES.md 5)",
-            choices=("replace", "extra-flip"),
-        ),
-        _k("double_junk", "bool", "nov-double and dec-double count 2 junk units (RULES.md 1)"),
-        _k("sep_animal", "choice", "how the cup is placed (RULES.md 3)", choices=("best", "animal")),
-        _k("sep_animal_protects", "bool", "a loser's cup counts 2 junk units against pibak (RULES.md 3)"),
-        _k("floor_four", "choice", "four of a month dealt on the layout (RULES.md 4)", choices=("redeal", "nagari")),
-        _k("chongtong_points", "int", "points of a chongtong instant win, 0 = off (RULES.md 4)", **_INT0),
-        _k(
-            "multiple_chongtong",
-            "choice",
-            "two or more players dealt chongtong (RULES.md 4)",
-            choices=("redeal", "nagari"),
-        ),
-        _k("allow_shake", "bool", "shaking three cards of a month is allowed (RULES.md 5)"),
-        _k("allow_bomb", "bool", "bombs are allowed (RULES.md 5)"),
-        _k("bomb_flip_turns", "int", "flip-only turns a bomb gives (RULES.md 5)", minimum=0, maximum=2),
-        _k(
-            "bomb_flip_timing",
-            "choice",
-            "when a bomb's flip turns are used: at any later turn, or the very next ones (RULES.md 5)",
-            choices=("any", "next"),
-        ),
-        _k("ppuk_on_last_turn", "bool", "a ppuk can be made with the last hand card (RULES.md 5)"),
-        _k("steal_chok", "int", "junk units taken from each opponent for a chok (RULES.md 6)", **_INT0),
-        _k("steal_ttadak", "int", "junk units taken for a ttadak (RULES.md 6)", **_INT0),
-        _k("steal_sseul", "int", "junk units taken for a sseul (RULES.md 6)", **_INT0),
-        _k(
-            "steal_stack", "int", "junk units taken for capturing another's ppuk or a dealt stack (RULES.md 6)", **_INT0
-        ),
-        _k("steal_ja_ppuk", "int", "junk units taken for capturing one's own ppuk (RULES.md 6)", **_INT0),
-        _k("steal_bomb", "int", "junk units taken for a bomb (RULES.md 6)", **_INT0),
-        _k("steal_bonus", "int", "junk units taken for gaining a bonus card (RULES.md 6)", **_INT0),
-        _k(
-            "no_steal_on_last_turn",
-            "set",
-            "events that steal nothing on the player's last turn (RULES.md 6)",
-            choices=STEAL_NAMES,
-        ),
-        _k(
-            "go_scheme",
-            "choice",
-            "how go calls turn a score into base points (RULES.md 7)",
-            choices=("add-and-double", "double-from-three", "chips"),
-        ),
-        _k("shake_multiplier", "int", "factor per winner's shake, 1 = off (RULES.md 8)", minimum=1, maximum=10),
-        _k("bomb_multiplier", "int", "factor per winner's bomb, 1 = off (RULES.md 8)", minimum=1, maximum=10),
-        _k(
-            "meongtta_min_animals",
-            "int",
-            "winner's animals for meongtta x2, 0 = off (RULES.md 8)",
-            minimum=0,
-            maximum=9,
-        ),
-        _k(
-            "pibak_max_loser_junk",
-            "int",
-            "most junk units a loser can hold and be pibak, -1 = off (RULES.md 8)",
-            minimum=-1,
-            maximum=100,
-        ),
-        _k("pibak_zero_exempt", "bool", "a loser with no junk at all is not pibak (RULES.md 8)"),
-        _k("gwangbak", "bool", "gwangbak x2 is played (RULES.md 8)"),
-        _k("gobak", "choice", "what a loser who called go pays (RULES.md 8)", choices=GOBAK),
-        _k(
-            "nagari_multiplier",
-            "int",
-            "factor per consecutive nagari before the hand (RULES.md 8)",
-            minimum=1,
-            maximum=10,
-        ),
-        _k("nagari_cap", "int", "largest nagari carry factor, 0 = no cap (RULES.md 8)", **_INT0),
-        _k("empty_loser_exempt", "bool", "a loser with no captured card pays nothing (RULES.md 8)"),
-        _k("three_ppuk_points", "int", "points of a three-ppuk instant win, 0 = off (RULES.md 8)", **_INT0),
-        _k("heodang_points", "int", "points of a heodang instant win, 0 = off (RULES.md 8)", **_INT0),
-        _k("first_ppuk_payments", "list", "payments for a ppuk on the 1st, 2nd, 3rd turn (RULES.md 8)", max_items=3),
-        _k("first_ttadak_payment", "int", "payment for a ttadak on the 1st turn, 0 = off (RULES.md 8)", **_INT0),
-    )
-}
+def _knob_of(f: dataclasses.Field[Any]) -> Knob:
+    """What a knob's field declares, as validation and the docs read it."""
+    default, meta = f.default, f.metadata
+    bounds = {"minimum": meta["minimum"], "maximum": meta["maximum"], "max_items": meta["max_items"]}
+    items = meta["items"]
+    if isinstance(default, bool):
+        return Knob(f.name, "bool", meta["doc"])
+    if isinstance(default, int):
+        return Knob(f.name, "int", meta["doc"], **bounds)
+    if isinstance(default, StrEnum):
+        return Knob(f.name, "choice", meta["doc"], tuple(m.value for m in type(default)), enum=type(default))
+    if items is not None:
+        enum = items if isinstance(items, type) else None
+        return Knob(f.name, "set", meta["doc"], tuple(str(i) for i in items), enum=enum, **bounds)
+    return Knob(f.name, "list", meta["doc"], **bounds)
 
 
 # What no knob changes, for the sets each rule set derives (built once here, not per rule set)
-_MONTH_CARDS = CardSet(c for c in CARDS if c.kind is not Kind.BONUS)
-_BONUS_WORTH_2 = CardSet(c for c in BONUS_CARDS if c.junk_units == 2)
-_BONUS_WORTH_3 = CardSet(c for c in BONUS_CARDS if c.junk_units == 3)
+_MONTH_CARDS: Final = CardSet(c for c in CARDS if c.kind is not Kind.BONUS)
+_BONUS_WORTH_2: Final = CardSet(c for c in BONUS_CARDS if c.junk_units == 2)
+_BONUS_WORTH_3: Final = CardSet(c for c in BONUS_CARDS if c.junk_units == 3)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleSet:
-    """The effective value of every knob; build one with ``resolve``. Field docs live in ``KNOBS``.
-
-    A few facts follow from the knobs and are worked out once, when the rule set is built: the cards in
-    play (``deck``), what each junk card is worth (``junk_masks``), and what each event steals.
-    """
-
-    preset: str
-    players: int
-    target_score: int
-    bonus_cards: tuple[str, ...]
-    bonus_from_hand: str
-    double_junk: bool
-    sep_animal: str
-    sep_animal_protects: bool
-    floor_four: str
-    chongtong_points: int
-    multiple_chongtong: str
-    allow_shake: bool
-    allow_bomb: bool
-    bomb_flip_turns: int
-    bomb_flip_timing: str
-    ppuk_on_last_turn: bool
-    steal_chok: int
-    steal_ttadak: int
-    steal_sseul: int
-    steal_stack: int
-    steal_ja_ppuk: int
-    steal_bomb: int
-    steal_bonus: int
-    no_steal_on_last_turn: tuple[str, ...]
-    go_scheme: str
-    shake_multiplier: int
-    bomb_multiplier: int
-    meongtta_min_animals: int
-    pibak_max_loser_junk: int
-    pibak_zero_exempt: bool
-    gwangbak: bool
-    gobak: str
-    nagari_multiplier: int
-    nagari_cap: int
-    empty_loser_exempt: bool
-    three_ppuk_points: int
-    heodang_points: int
-    first_ppuk_payments: tuple[int, ...]
-    first_ttadak_payment: int
-
-    deck: CardSet = field(init=False, repr=False, compare=False)
-    """The cards in play: the 48 month cards and the rule set's bonus cards."""
-    unused_bonus: CardSet = field(init=False, repr=False, compare=False)
-    junk_masks: tuple[int, int, int] = field(init=False, repr=False, compare=False)
-    """The masks of the junk cards worth 1, 2 and 3 units (RULES.md 1), cheapest first; the cup is not among
-    them."""
-    checked: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    """The rules of RULES.md 8 this rule set switches on (the chips go doubling of RULES.md 7 first), in that
-    order: each payment of a settlement is checked against every one of them."""
-    hand_size: int = field(init=False, repr=False, compare=False)
-    layout_size: int = field(init=False, repr=False, compare=False)
-    _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        put = object.__setattr__  # the record is frozen: these are set once, here
-        bonus = CardSet(c for c in BONUS_CARDS if c.id in self.bonus_cards)
-        put(self, "deck", _MONTH_CARDS | bonus)
-        put(self, "unused_bonus", BONUS_CARDS - bonus)
-        doubles = DOUBLE_JUNK.mask if self.double_junk else 0
-        put(self, "junk_masks", (JUNK.mask & ~doubles, doubles | _BONUS_WORTH_2.mask, _BONUS_WORTH_3.mask))
-        switched_on = (
-            ("go", self.go_scheme == "chips"),
-            ("shake", self.shake_multiplier > 1),
-            ("bomb", self.bomb_multiplier > 1),
-            ("meongtta", self.meongtta_min_animals > 0),
-            ("pibak", self.pibak_max_loser_junk >= 0),
-            ("gwangbak", self.gwangbak),
-            ("gobak", self.gobak != "none"),
-            ("nagari", self.nagari_multiplier > 1),
-            ("empty-loser", self.empty_loser_exempt),
-        )
-        put(self, "checked", tuple(rule for rule, on in switched_on if on))
-        put(self, "hand_size", HAND_SIZE.get(self.players, 0))
-        put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
-        steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}
-        put(self, "_steals", steals)
-
-    def __copy__(self) -> RuleSet:
-        return self  # frozen: a copy is the rule set itself
-
-    def __deepcopy__(self, memo: object) -> RuleSet:
-        return self
-
-    def asdict(self) -> dict[str, Any]:
-        """The ``rules`` echo of API.md: the preset name and every knob (lists as lists)."""
-        out: dict[str, Any] = {"preset": self.preset}
-        for name in KNOBS:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-    def steal(self, event: EventType, last_turn: bool) -> int:
-        """Junk units ``event`` takes from each opponent (RULES.md 6); 0 for an event that does not steal."""
-        units, spared_on_last_turn = self._steals.get(event, (0, False))
-        return 0 if last_turn and spared_on_last_turn else units
-
-    def check_in_play(self, cards: CardSet, *, owner: Place | None = None) -> None:
-        """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
-        unused = cards.mask & self.unused_bonus.mask
-        if unused:
-            card = next(iter(CardSet.from_mask(unused)))
-            player = owner.player if owner else None
-            raise CardError("bonus-not-in-play", card=card.id, player=player, place=owner, preset=self.preset)
-
-    def check_cup_pin(self, pin: str | None, *, player: str | None = None) -> None:
-        """Refuse the cup declared as junk where it is always an animal (HandError ``sep-animal-pin``)."""
-        if pin == "junk" and self.sep_animal == "animal":
-            raise HandError("sep-animal-pin", player=player, card=CUP.id)
-
-    def check_players(self, ids: list[str]) -> None:
-        """Refuse a hand of the wrong number of players or with an id used twice (HandError)."""
-        if len(ids) != self.players:
-            raise HandError("player-count", players=self.players, given=len(ids), preset=self.preset)
-        for i, pid in enumerate(ids):
-            if pid in ids[:i]:
-                raise HandError("duplicate-player", player=pid)
-
-
-_LAST_TURN_KOREAN = ("chok", "ttadak", "sseul", "stack", "ja_ppuk")
-
-_KOREAN_2P = RuleSet(
-    preset="korean-2p",
-    players=2,
-    target_score=7,
-    bonus_cards=("bonus-2a", "bonus-3"),
-    bonus_from_hand="replace",
-    double_junk=True,
-    sep_animal="best",
-    sep_animal_protects=True,
-    floor_four="nagari",
-    chongtong_points=10,
-    multiple_chongtong="nagari",
-    allow_shake=True,
-    allow_bomb=True,
-    bomb_flip_turns=2,
-    bomb_flip_timing="any",
-    ppuk_on_last_turn=False,
-    steal_chok=1,
-    steal_ttadak=1,
-    steal_sseul=1,
-    steal_stack=1,
-    steal_ja_ppuk=2,
-    steal_bomb=1,
-    steal_bonus=1,
-    no_steal_on_last_turn=_LAST_TURN_KOREAN,
-    go_scheme="add-and-double",
-    shake_multiplier=2,
-    bomb_multiplier=2,
-    meongtta_min_animals=7,
-    pibak_max_loser_junk=7,
-    pibak_zero_exempt=True,
-    gwangbak=True,
-    gobak="double",
-    nagari_multiplier=2,
-    nagari_cap=0,
-    empty_loser_exempt=True,
-    three_ppuk_points=7,
-    heodang_points=0,
-    first_ppuk_payments=(7, 14, 21),
-    first_ttadak_payment=7,
-)
-_KOREAN_3P = dataclasses.replace(
-    _KOREAN_2P,
-    preset="korean-3p",
-    players=3,
-    target_score=3,
-    bonus_cards=("bonus-2a", "bonus-2b", "bonus-3"),
-    chongtong_points=5,
-    steal_bonus=0,
-    pibak_max_loser_junk=5,
-    gobak="pays-all",
-    three_ppuk_points=3,
-    heodang_points=3,
-    first_ppuk_payments=(3, 6, 9),
-    first_ttadak_payment=3,
-)
-_CHIPS_2P = RuleSet(
-    preset="chips-2p",
-    players=2,
-    target_score=7,
-    bonus_cards=(),
-    bonus_from_hand="extra-flip",
-    double_junk=False,
-    sep_animal="animal",
-    sep_animal_protects=False,
-    floor_four="redeal",
-    chongtong_points=5,
-    multiple_chongtong="redeal",
-    allow_shake=True,
-    allow_bomb=True,
-    bomb_flip_turns=2,
-    bomb_flip_timing="any",
-    ppuk_on_last_turn=True,
-    steal_chok=1,
-    steal_ttadak=1,
-    steal_sseul=1,
-    steal_stack=1,
-    steal_ja_ppuk=2,
-    steal_bomb=0,
-    steal_bonus=0,
-    no_steal_on_last_turn=(),
-    go_scheme="chips",
-    shake_multiplier=2,
-    bomb_multiplier=1,
-    meongtta_min_animals=7,
-    pibak_max_loser_junk=5,
-    pibak_zero_exempt=False,
-    gwangbak=True,
-    gobak="none",
-    nagari_multiplier=2,
-    nagari_cap=0,
-    empty_loser_exempt=False,
-    three_ppuk_points=0,
-    heodang_points=0,
-    first_ppuk_payments=(),
-    first_ttadak_payment=0,
-)
-_CHIPS_3P = dataclasses.replace(
-    _CHIPS_2P,
-    preset="chips-3p",
-    players=3,
-    target_score=3,
-)
-_BASIC_2P = RuleSet(
-    preset="basic-2p",
-    players=2,
-    target_score=7,
-    bonus_cards=(),
-    bonus_from_hand="replace",
-    double_junk=True,
-    sep_animal="best",
-    sep_animal_protects=True,
-    floor_four="redeal",
-    chongtong_points=5,
-    multiple_chongtong="redeal",
-    allow_shake=False,
-    allow_bomb=False,
-    bomb_flip_turns=0,
-    bomb_flip_timing="any",
-    ppuk_on_last_turn=True,
-    steal_chok=1,
-    steal_ttadak=1,
-    steal_sseul=1,
-    steal_stack=1,
-    steal_ja_ppuk=2,
-    steal_bomb=0,
-    steal_bonus=0,
-    no_steal_on_last_turn=("chok", "ttadak", "sseul"),
-    go_scheme="double-from-three",
-    shake_multiplier=1,
-    bomb_multiplier=1,
-    meongtta_min_animals=7,
-    pibak_max_loser_junk=4,
-    pibak_zero_exempt=False,
-    gwangbak=True,
-    gobak="none",
-    nagari_multiplier=2,
-    nagari_cap=0,
-    empty_loser_exempt=False,
-    three_ppuk_points=5,
-    heodang_points=0,
-    first_ppuk_payments=(),
-    first_ttadak_payment=0,
-)
-
-PRESETS: dict[str, RuleSet] = {r.preset: r for r in (_KOREAN_2P, _KOREAN_3P, _CHIPS_2P, _CHIPS_3P, _BASIC_2P)}
+KNOBS: Final[dict[str, Knob]] = {
+    f.name: _knob_of(f) for f in dataclasses.fields(RuleSet) if f.init and f.name != "preset"
+}
+"""Every knob by name, in the order of RULES.md 10: its type, bounds and what it does."""
+# The presets of RULES.md 10: the base (korean-2p) and each one's differences from it.
+_BASE: Final = RuleSet()
+_CHIPS: Final[dict[str, Any]] = {  # the English-language article of seeds 000/002/003
+    "bonus_cards": (),
+    "bonus_from_hand": BonusFromHand.EXTRA_FLIP,
+    "double_junk": False,
+    "sep_animal": CupPlacement.ANIMAL,
+    "sep_animal_protects": False,
+    "floor_four": NoWinner.REDEAL,
+    "chongtong_points": 5,
+    "multiple_chongtong": NoWinner.REDEAL,
+    "ppuk_on_last_turn": True,
+    "steal_bomb": 0,
+    "steal_bonus": 0,
+    "no_steal_on_last_turn": (),
+    "go_scheme": GoScheme.CHIPS,
+    "bomb_multiplier": 1,
+    "pibak_max_loser_junk": 5,
+    "pibak_zero_exempt": False,
+    "gobak": Gobak.NONE,
+    "empty_loser_exempt": False,
+    "three_ppuk_points": 0,
+    "first_ppuk_payments": (),
+    "first_ttadak_payment": 0,
+}
+PRESETS: Final[dict[str, RuleSet]] = {
+    r.preset: r
+    for r in (
+        _BASE,
+        dataclasses.replace(  # seed 004's 3-player Go-Stop
+            _BASE,
+            preset="korean-3p",
+            players=3,
+            target_score=3,
+            bonus_cards=("bonus-2a", "bonus-2b", "bonus-3"),
+            chongtong_points=5,
+            steal_bonus=0,
+            pibak_max_loser_junk=5,
+            gobak=Gobak.PAYS_ALL,
+            three_ppuk_points=3,
+            heodang_points=3,
+            first_ppuk_payments=(3, 6, 9),
+            first_ttadak_payment=3,
+        ),
+        dataclasses.replace(_BASE, preset="chips-2p", **_CHIPS),
+        dataclasses.replace(_BASE, preset="chips-3p", players=3, target_score=3, **_CHIPS),
+        dataclasses.replace(  # the 2-player rule card of seed 001
+            _BASE,
+            preset="basic-2p",
+            bonus_cards=(),
+            floor_four=NoWinner.REDEAL,
+            chongtong_points=5,
+            multiple_chongtong=NoWinner.REDEAL,
+            allow_shake=False,
+            allow_bomb=False,
+            bomb_flip_turns=0,
+            ppuk_on_last_turn=True,
+            steal_bomb=0,
+            steal_bonus=0,
+            no_steal_on_last_turn=(Steal.CHOK, Steal.TTADAK, Steal.SSEUL),
+            go_scheme=GoScheme.DOUBLE_FROM_THREE,
+            shake_multiplier=1,
+            bomb_multiplier=1,
+            pibak_max_loser_junk=4,
+            pibak_zero_exempt=False,
+            gobak=Gobak.NONE,
+            empty_loser_exempt=False,
+            three_ppuk_points=5,
+            first_ppuk_payments=(),
+            first_ttadak_payment=0,
+        ),
+    )
+}
 DEFAULT_PRESET = {2: "korean-2p", 3: "korean-3p"}
 
 

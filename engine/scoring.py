@@ -30,7 +30,7 @@ from .cards import (
     parse_cards,
 )
 from .record import Record
-from .rules import RuleSet
+from .rules import CupPlacement, RuleSet
 
 __all__ = ["Combination", "Item", "Score", "Shortfall", "evaluate", "score", "total"]
 
@@ -160,7 +160,7 @@ def _place_cup(mask: int, rules: RuleSet, sep_animal_as: str | None) -> tuple[in
     animals = mask & _PLAIN_ANIMALS
     if not mask & _CUP:
         return animals, units, None
-    placement = "animal" if rules.sep_animal == "animal" else sep_animal_as
+    placement = "animal" if rules.sep_animal is CupPlacement.ANIMAL else sep_animal_as
     if placement is None:  # only the animal and junk points depend on where the cup goes
         n = animals.bit_count()
         as_animal = count_points(n + 1, 5) + count_points(units, 10)

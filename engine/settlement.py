@@ -27,7 +27,7 @@ from .cards import Card, CardSet, Place, disjoint, parse_cards
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
-from .rules import RuleSet
+from .rules import Gobak, GoScheme, RuleSet
 from .scoring import Combination, Score, evaluate
 
 __all__ = [
@@ -207,9 +207,9 @@ def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, in
     """Base points of a stop at combination score ``total`` after ``go_count`` gos (RULES.md 7), with the
     parts of the sum: ``(base, gos_added, doubling)``, base = (total + gos_added) x doubling."""
     n = go_count
-    if n >= 3 and rules.go_scheme == "double-from-three":
+    if n >= 3 and rules.go_scheme is GoScheme.DOUBLE_FROM_THREE:
         added, doubling = 0, 2 ** (n - 2)
-    elif n >= 3 and rules.go_scheme == "add-and-double":
+    elif n >= 3 and rules.go_scheme is GoScheme.ADD_AND_DOUBLE:
         added, doubling = n, 2 ** (n - 2)
     else:
         added, doubling = n, 1
@@ -411,7 +411,7 @@ def _gwangbak(s: _Sides) -> Check:
 
 def _gobak(s: _Sides) -> Check:  # pays-all is settled across the losers: see _gobak_pays_all
     n = s.loser.go_count
-    if n and s.rules.gobak == "double":
+    if n and s.rules.gobak is Gobak.DOUBLE:
         return Check("gobak", True, 2, "called-go", {"go_count": n})
     return Check("gobak", False, 1, "called-go" if n else "no-go", {"go_count": n})
 
@@ -465,7 +465,7 @@ def _instant_checks(s: _Sides) -> tuple[Check, ...]:
 
 def _gobak_payer(hand: HandResult, losers: Sequence[PlayerHand], rules: RuleSet) -> str | None:
     """The loser who pays for everyone under gobak pays-all (RULES.md 8): the latest go-caller."""
-    if rules.gobak not in ("pays-all", "pays-all-double"):
+    if rules.gobak is not Gobak.PAYS_ALL and rules.gobak is not Gobak.PAYS_ALL_DOUBLE:
         return None
     callers = [p.id for p in losers if p.go_count]
     if len(callers) <= 1:
@@ -484,7 +484,7 @@ def _gobak_pays_all(
     hand: HandResult,
 ) -> Check:
     """The gobak check of a pays-all hand: the payer's factor (x2 under pays-all-double), or a loser covered."""
-    factor = 2 if rules.gobak == "pays-all-double" else 1
+    factor = 2 if rules.gobak is Gobak.PAYS_ALL_DOUBLE else 1
     if loser.id == payer:
         covered = [o.id for o in losers if o is not loser and shares[o.id][0]]
         facts = {"go_count": loser.go_count, "covered": covered, "doubled": factor == 2}

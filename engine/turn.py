@@ -18,6 +18,7 @@ from .cards import Card
 from .errors import IllegalMoveError
 from .events import EventType
 from .moves import Move
+from .rules import BonusFromHand
 from .table import Seat, Table
 
 __all__ = ["Plan", "apply", "can_bomb", "can_shake", "choices", "plan"]
@@ -236,7 +237,7 @@ class _Planner:
         if not rules.deck.mask & card.bit:
             raise self.fail("bonus-not-in-play", card, preset=rules.preset)
         self.take_from_hand((card,), "bonus")
-        if rules.bonus_from_hand == "replace":
+        if rules.bonus_from_hand is BonusFromHand.REPLACE:
             # the stock top goes into the hand, unseen by the others; the hand card played after it may be a
             # shake or a bomb, counted with that card in the hand (RULES.md 5)
             if table.stock_left > 0:

@@ -121,3 +121,38 @@ def test_a_table_s_house_rules_are_built_once_and_a_wrong_type_is_never_served_f
         assert err.value.why == "not-a-bool"
     with pytest.raises(RulesError):  # a value no knob takes, and that cannot even be a cache key
         resolve({"bonus_cards": [{"id": "bonus-3"}]})
+
+
+def test_each_knob_is_declared_once_as_a_typed_field_of_the_rule_set():
+    """KNOBS is read off RuleSet's fields (RULES.md 10): the same names in the same order, the base rule set's
+    values as the defaults, and a knob of a few choices typed by its Enum in every preset."""
+    import dataclasses
+    from enum import StrEnum
+
+    from engine import RuleSet
+
+    fields = [f for f in dataclasses.fields(RuleSet) if f.init and f.name != "preset"]
+    assert [f.name for f in fields] == list(KNOBS)
+    assert RuleSet() == PRESETS["korean-2p"]
+    for f in fields:
+        knob = KNOBS[f.name]
+        assert knob.doc == f.metadata["doc"] and "RULES.md" in knob.doc
+        if knob.kind == "choice":
+            assert knob.enum is not None and knob.choices == tuple(m.value for m in knob.enum)
+            for rules in PRESETS.values():
+                assert isinstance(getattr(rules, f.name), knob.enum), (rules.preset, f.name)
+        if knob.kind == "set" and knob.enum is not None:
+            for rules in PRESETS.values():
+                assert all(isinstance(v, knob.enum) for v in getattr(rules, f.name))
+        assert issubclass(knob.enum, StrEnum) if knob.enum else knob.kind in ("bool", "int", "list", "set")
+
+
+def test_a_choice_read_from_a_request_becomes_its_enum_and_a_misspelt_one_is_refused():
+    from engine import Gobak, GoScheme
+
+    rules = resolve({"preset": "korean-2p", "gobak": "pays-all", "go_scheme": "chips"})
+    assert rules.gobak is Gobak.PAYS_ALL and rules.go_scheme is GoScheme.CHIPS
+    assert rules.asdict()["gobak"] == "pays-all" and type(rules.asdict()["gobak"]) is str
+    with pytest.raises(RulesError) as err:
+        resolve({"gobak": "pays_all"})
+    assert err.value.why == "not-a-choice" and "pays-all" in err.value.params["choices"]

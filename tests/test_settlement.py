@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from engine import CardError, HandError, HandResult, PlayerHand, resolve, settle
+from engine import CardError, GoScheme, HandError, HandResult, PlayerHand, resolve, settle
 from tests.conftest import cards
 from tests.words import explanation, reason
 
@@ -69,7 +69,7 @@ SAFE_B = ("nov-bright", *JUNK[6:14])
     ],
 )
 def test_rules_7_go_schemes_base_points(scheme, gos, base):
-    rules = dataclasses.replace(K2, go_scheme=scheme)
+    rules = dataclasses.replace(K2, go_scheme=GoScheme(scheme))
     result = settle(hand(p("A", *EIGHT, go_count=gos), p("B", *SAFE_B)), rules)
     assert result.base_points == base
 
