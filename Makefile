@@ -33,13 +33,13 @@ run: $(VENV)/.installed
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
 # The browser tests (tests/test_page.py, Debian's Chromium: see the chromium target) run in a pass of their own
 # too: beside them on two cores, Chromium starves the other servers' start-up checks.
-# The engine's tests run twice: on the installed (compiled) engine, and on its Python sources.
+# The engine's tests run twice: on the installed (compiled) engine, and on its Python sources (GOSTOP_PURE=1).
 ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tests/test_scoring.py \
 	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
 	tests/test_rulings.py tests/test_logs.py
 test: $(VENV)/.installed-dev chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
-	GOSTOP_TEST_ENGINE=pure $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
+	GOSTOP_PURE=1 $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
 	$(BIN)/python -m pytest tests/test_page.py
 	$(BIN)/python -m pytest tests/test_fuzz.py
 

@@ -1,19 +1,21 @@
-"""Engine-only microbenchmarks, microseconds per call: score, settle, and the replay of a full hand.
+"""Engine-only microbenchmarks, microseconds per call: score, settle, and the replay of whole hands, for this
+engine as built (compiled by mypyc where a C compiler was there), for its pure-Python sources, and for another
+engine, side by side in one run.
 
 Usage:
-    python bench/engine_bench.py                          # this checkout's engine
-    python bench/engine_bench.py --against /tmp/old/engine  # side by side with another engine, same run
+    python bench/engine_bench.py                            # this engine: as built, and its Python sources
+    python bench/engine_bench.py --against /tmp/old/engine  # ... and another engine, in the same run
 
 For a side-by-side run, check out the other version's engine anywhere (for instance
-``git worktree add /tmp/old <commit>``) and point ``--against`` at its ``engine`` folder: both engines are
-loaded in this one process and timed in interleaved rounds on the same inputs (the lowest of each is kept),
-so the machine's drift does not favour either.
+``git worktree add /tmp/old <commit>``) and point ``--against`` at its ``engine`` folder. Every engine is loaded
+in this one process (the sources under names of their own, engine.build.load_sources) and timed in interleaved
+rounds on the same inputs, the lowest of each kept, so the machine's drift favours none. Ratios are the other
+engine's time over this one's: above 1, this one is faster.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import timeit
 from collections.abc import Callable
@@ -23,24 +25,15 @@ from types import ModuleType
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 
 import engine
+from engine.build import load_sources
+from engine.simulate import simulate
 
 Bench = dict[str, tuple[Callable[[], object], int]]
-
-
-def load_engine(folder: Path, name: str) -> ModuleType:
-    """Import the engine package in ``folder`` under another name (its relative imports follow it)."""
-    spec = importlib.util.spec_from_file_location(
-        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+HANDS = [simulate("korean-2p", seed) for seed in range(300)]  # the same 300 two-player hands for every engine
 
 
 def benches(e: ModuleType) -> Bench:
-    """The calls to time, written against the API both engine versions share."""
+    """The calls to time, written against the API every engine version shares."""
     rules = e.resolve("korean-2p")
     cards = tuple(e.parse_cards(SCORE_BODY["cards"]))
     hand = e.HandResult(
@@ -55,6 +48,11 @@ def benches(e: ModuleType) -> Bench:
     players, deal, moves = REPLAY_BODY["players"], REPLAY_BODY["deal"], REPLAY_BODY["moves"]
     parsed = [e.Move.from_dict(m, index=i) for i, m in enumerate(moves)]
     turns = sum("call" not in m for m in moves)
+
+    def replay_all() -> None:
+        for body in HANDS:
+            e.replay(body["players"], rules, body["deal"], body["moves"])
+
     return {
         f"score ({len(cards)} cards)": (lambda: e.score(cards, rules), 20000),
         "settle (2 players)": (lambda: e.settle(hand, rules), 20000),
@@ -68,11 +66,12 @@ def benches(e: ModuleType) -> Bench:
         ),
         "replay of the same hand from parsed Move values": (lambda: e.replay(players, rules, deal, parsed), 1000),
         "read the moves (Move.from_dict)": (lambda: [e.Move.from_dict(m, index=i) for i, m in enumerate(moves)], 1000),
+        f"replay {len(HANDS)} simulated 2-player hands, per hand": (replay_all, 1),
     }
 
 
-def per_call(fn: Callable[[], object], number: int) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=3)) / number * 1e6
+def per_call(fn: Callable[[], object], number: int, rows: int) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=3)) / number / rows * 1e6
 
 
 def main() -> None:
@@ -80,22 +79,32 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another engine package folder, timed side by side")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    engines = {"this": engine}
+    built = "compiled" if engine.COMPILED else "pure"
+    engines: dict[str, ModuleType] = {f"this ({built})": engine}
+    if engine.COMPILED:
+        engines["this (pure)"] = load_sources("engine_pure")
     if args.against:
-        engines["against"] = load_engine(args.against.resolve(), "engine_against")
+        engines["against"] = load_sources("engine_against", args.against.resolve())
     tables = {name: benches(e) for name, e in engines.items()}
-    best = {name: dict.fromkeys(tables["this"], float("inf")) for name in engines}
+    rows = list(next(iter(tables.values())))
+    best = {name: dict.fromkeys(rows, float("inf")) for name in engines}
     for _ in range(args.rounds):  # interleaved: each round times every call on every engine
-        for row in tables["this"]:
+        for row in rows:
             for name, table in tables.items():
                 fn, number = table[row]
-                best[name][row] = min(best[name][row], per_call(fn, number))
-    for row in tables["this"]:
-        line = f"{row:62} {best['this'][row]:8.1f} us"
+                per = len(HANDS) if row.endswith("per hand") else 1
+                best[name][row] = min(best[name][row], per_call(fn, number, per))
+    names = list(engines)
+    print(f"{'microseconds per call':58}" + "".join(f"{n:>18}" for n in names), end="")
+    if args.against:
+        print("".join(f"  {n.split()[1]} x faster" for n in names if n != "against"), end="")
+    print()
+    for row in rows:
+        line = f"{row:58}" + "".join(f"{best[n][row]:18.1f}" for n in names)
         if args.against:
-            against = best["against"][row]
-            line += f"   against {against:8.1f} us   this/against {best['this'][row] / against:5.2f}"
+            line += "".join(f"{best['against'][row] / best[n][row]:>13.2f}x" for n in names if n != "against")
         print(line)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

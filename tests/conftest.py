@@ -1,16 +1,10 @@
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-if os.environ.get("GOSTOP_TEST_ENGINE") == "pure":  # the pure engine, even where the compiled one is built
-    from tests.engines import use_sources
-
-    use_sources("engine")
-
-from engine import by_id  # (after the choice of build above)
+from engine import by_id
 from service import create_app
 
 ROOT = Path(__file__).resolve().parent.parent

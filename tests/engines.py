@@ -1,55 +1,21 @@
-"""The two builds of the engine side by side: the compiled modules setup.py builds in place, and the sources.
+"""The two builds of the engine side by side, as plain data to compare.
 
-Python prefers a compiled module to the source beside it. To test the pure engine in a checkout where the
-compiled one is built, ``use_sources("engine")`` makes every ``engine`` module load from its source
-(``GOSTOP_TEST_ENGINE=pure``, read by conftest.py before anything imports the engine), and
-``load_sources("engine_pure")`` loads a second copy of the engine from its sources under another name, beside
-the compiled ``engine`` in the same process.
+``make test`` runs the engine's tests twice: on the compiled engine the install builds, and with
+``GOSTOP_PURE=1`` on its Python sources (engine/build.py). ``load_sources("engine_pure")`` loads a second copy
+of the engine from its sources under another name, beside the compiled ``engine`` in the same process;
+``answers`` says everything an engine answers to a log, for comparing the two.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
-import sys
-from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
+from engine.build import load_sources
+
+__all__ = ["ENGINE_DIR", "answers", "load_sources", "plain"]
+
 ENGINE_DIR = Path(__file__).resolve().parent.parent / "engine"
-
-
-class SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the modules of package ``name`` as the Python files of ``folder``, never as compiled modules."""
-
-    def __init__(self, name: str, folder: Path = ENGINE_DIR) -> None:
-        self.name = name
-        self.folder = folder
-
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> ModuleSpec | None:
-        if fullname == self.name:
-            return importlib.util.spec_from_file_location(
-                fullname, self.folder / "__init__.py", submodule_search_locations=[str(self.folder)]
-            )
-        package, _, module = fullname.rpartition(".")
-        if package != self.name or not (self.folder / f"{module}.py").exists():
-            return None
-        return importlib.util.spec_from_file_location(fullname, self.folder / f"{module}.py")
-
-
-def use_sources(name: str = "engine") -> None:
-    """From now on, import the engine from its sources (call before anything imports it)."""
-    if name in sys.modules:
-        raise RuntimeError(f"{name} is imported already")
-    sys.meta_path.insert(0, SourceFinder(name))
-
-
-def load_sources(name: str = "engine_pure") -> ModuleType:
-    """The engine's sources imported as package ``name``, beside whatever ``engine`` is."""
-    if name not in sys.modules:
-        sys.meta_path.insert(0, SourceFinder(name))
-        importlib.import_module(name)
-    return sys.modules[name]
 
 
 def answers(engine: ModuleType, body: dict) -> list:
