@@ -45,7 +45,7 @@ from .rules import (
     find_rules,
     resolve,
 )
-from .scoring import Combination, Item, Score, Shortfall, score
+from .scoring import Combination, Declared, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
 from .table import Seat
 
@@ -69,6 +69,7 @@ __all__ = [
     "Combination",
     "CupPlacement",
     "Deal",
+    "Declared",
     "Event",
     "EventType",
     "Expect",

@@ -41,6 +41,10 @@ class Record:
     def __deepcopy__(self, memo: object) -> Record:
         return self
 
+    def replace(self, **changes: Any) -> Any:
+        """A record of the same type with some fields changed (its constructor takes its fields by name)."""
+        return type(self)(**{**self._asdict(), **changes})
+
     def _asdict(self) -> dict[str, Any]:
         """The fields by name, in order."""
         return {name: getattr(self, name) for name in self.fields}

@@ -32,7 +32,7 @@ from .cards import (
 from .record import Record
 from .rules import CupPlacement, RuleSet
 
-__all__ = ["Combination", "Item", "Score", "Shortfall", "evaluate", "score", "total"]
+__all__ = ["Combination", "Declared", "Item", "Score", "Shortfall", "evaluate", "score", "total"]
 
 CUP_JUNK_UNITS: Final = 2  # the cup counted as junk is a double junk (RULES.md 3)
 
@@ -227,6 +227,73 @@ def evaluate(cards: CardSet, rules: RuleSet, sep_animal_as: str | None = None, *
         bool(brights & _RAIN),
         _shortfalls(mask, n_brights, n_animals, n_ribbons, units) if shortfalls else (),
     )
+
+
+class Declared(Record):
+    """What a player says they captured instead of showing the cards (API.md v1.2, "declared"): the counts a
+    table says out loud, "A stopped at 9 with 3 brights, B has 6 junk and no bright".
+
+    ``points`` is the winner's combination score (None for anyone else); the counts are of brights (``rain``:
+    the rain bright among them), animals, ribbons and junk units (RULES.md 1: a double junk is 2, the cup as
+    ``cup`` says); ``cup`` is where the player's cup was counted: ``none`` (not held), ``animal`` or ``junk``.
+    """
+
+    __slots__ = ("animals", "brights", "cup", "junk_units", "points", "rain", "ribbons")
+    fields = ("points", "brights", "rain", "animals", "ribbons", "junk_units", "cup")
+
+    def __init__(
+        self,
+        points: int | None = None,
+        brights: int = 0,
+        rain: bool = False,
+        animals: int = 0,
+        ribbons: int = 0,
+        junk_units: int = 0,
+        cup: str = "none",
+    ) -> None:
+        self.points: Final = points
+        self.brights: Final = brights
+        self.rain: Final = rain
+        self.animals: Final = animals
+        self.ribbons: Final = ribbons
+        self.junk_units: Final = junk_units
+        self.cup: Final = cup
+
+    @property
+    def anything(self) -> bool:
+        """Whether the counts say the player captured any card at all."""
+        return bool(self.brights or self.animals or self.ribbons or self.junk_units or self.cup != "none")
+
+    def counted_points(self) -> int:
+        """The points the counts decide by themselves (RULES.md 2): brights, animals, ribbons and junk."""
+        return (
+            bright_points(self.brights, self.rain)
+            + count_points(self.animals, 5)
+            + count_points(self.ribbons, 5)
+            + count_points(self.junk_units, 10)
+        )
+
+    def reachable_points(self) -> list[int]:
+        """Every combination score cards with these counts can make: the counted points, plus godori (5) when
+        three of the animals can be the birds, plus 3 for each ribbon set three ribbons could make."""
+        birds = (self.animals - (self.cup == "animal")) >= 3
+        sets = min(3, self.ribbons // 3)
+        base = self.counted_points()
+        return sorted({base + GODORI_POINTS * g + SET_POINTS * k for g in range(1 + birds) for k in range(sets + 1)})
+
+    def score(self) -> Score:
+        """The score these counts stand for: ``points`` as the total (the counted points for a loser), the
+        combinations the counts show (cards unknown: no masks), the counts as they are."""
+        counted = [
+            (BRIGHTS_ITEM, bright_points(self.brights, self.rain)),
+            (ANIMALS_ITEM, count_points(self.animals, 5)),
+            (RIBBONS_ITEM, count_points(self.ribbons, 5)),
+            (JUNK_ITEM, count_points(self.junk_units, 10)),
+        ]
+        items = tuple(Item(name, points, 0) for name, points in counted if points)
+        total = self.points if self.points is not None else sum(item.points for item in items)
+        placement = self.cup if self.cup != "none" else None
+        return Score(total, items, self.brights, self.animals, self.ribbons, self.junk_units, placement, self.rain)
 
 
 def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:

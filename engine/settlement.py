@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final
 
-from .cards import Card, CardSet, Place, disjoint, parse_cards
+from .cards import ANIMALS, BRIGHTS, CUP, RAIN_BRIGHT, RIBBONS, Card, CardSet, Place, disjoint, parse_cards
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
-from .rules import Gobak, GoScheme, RuleSet
-from .scoring import Combination, Score, evaluate
+from .rules import CupPlacement, Gobak, GoScheme, RuleSet
+from .scoring import CUP_JUNK_UNITS, Combination, Declared, Score, evaluate
 
 __all__ = [
     "Check",
@@ -52,10 +52,11 @@ _INSTANT_POINTS = {
 
 
 class PlayerHand(Record):
-    """What one player ended the hand with: captured cards and calls."""
+    """What one player ended the hand with: captured cards (or, ``declared``, the counts of them the player
+    says) and calls."""
 
-    __slots__ = ("bombs", "captured", "go_count", "id", "sep_animal_as", "shakes")
-    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as")
+    __slots__ = ("bombs", "captured", "declared", "go_count", "id", "sep_animal_as", "shakes")
+    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as", "declared")
 
     def __init__(
         self,
@@ -65,6 +66,7 @@ class PlayerHand(Record):
         shakes: int = 0,
         bombs: int = 0,
         sep_animal_as: str | None = None,
+        declared: Declared | None = None,
     ) -> None:
         self.id: Final = id
         self.captured: Final = captured
@@ -72,6 +74,7 @@ class PlayerHand(Record):
         self.shakes: Final = shakes
         self.bombs: Final = bombs
         self.sep_animal_as: Final = sep_animal_as
+        self.declared: Final = declared
 
 
 class HandResult(Record):
@@ -232,6 +235,11 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
             if getattr(p, name) < 0:
                 raise HandError("negative-count", player=p.id, field=name)
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
+        # RULES.md 5: a rule set without shakes or bombs has none to count (as a replay refuses them)
+        if p.shakes and not rules.allow_shake:
+            raise HandError("shake-not-allowed", why="shake-off", player=p.id, shakes=p.shakes)
+        if p.bombs and not rules.allow_bomb:
+            raise HandError("bomb-not-allowed", why="bomb-off", player=p.id, bombs=p.bombs)
     if hand.nagari_streak < 0 or hand.stake < 0:
         raise HandError("negative-count", field="nagari_streak" if hand.nagari_streak < 0 else "stake")
     # each pile read as card ids or cards (an unknown id, a card twice in a pile refused), then across piles
@@ -254,7 +262,103 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
         raise HandError("unknown-player", player=hand.last_go)
     if outcome in _INSTANT_POINTS and getattr(rules, _INSTANT_POINTS[outcome]) == 0:
         raise HandError("invalid-outcome", why="instant-win-off", outcome=outcome, knob=_INSTANT_POINTS[outcome])
+    _check_declared(hand, rules, held)
+    if outcome is Outcome.STOP:
+        _check_stop(hand, rules, dict(zip(ids, held, strict=True)))
     return {p.id: cards for p, cards in zip(hand.players, held, strict=True)}
+
+
+def _check_stop(hand: HandResult, rules: RuleSet, held: Mapping[str, CardSet]) -> None:
+    """RULES.md 7: a go is called at the target or more, and each later call needs more than the last go's
+    score, so a stop after n gos is at ``target_score + n`` points at least (replay refuses such a stop too)."""
+    winner = next(p for p in hand.players if p.id == hand.winner)
+    if not winner.go_count:
+        return
+    points = _score_of(winner, held[winner.id], rules).total
+    least = rules.target_score + winner.go_count
+    if rules.target_score <= points < least:  # below the target is winner-below-target, said by price
+        raise HandError(
+            "call-not-allowed",
+            why="stop-not-above-go",
+            player=winner.id,
+            go_count=winner.go_count,
+            points=points,
+            least=least,
+        )
+
+
+def _deck_counts(rules: RuleSet) -> dict[str, int]:
+    """The most of each count the deck of ``rules`` holds: what no table's counts can exceed."""
+    deck = rules.deck.mask
+    ones, twos, threes = (deck & group for group in rules.junk_masks)
+    cup_units = CUP_JUNK_UNITS if rules.sep_animal is not CupPlacement.ANIMAL else 0
+    units = ones.bit_count() + 2 * twos.bit_count() + 3 * threes.bit_count() + cup_units
+    return {"brights": len(BRIGHTS), "animals": len(ANIMALS), "ribbons": len(RIBBONS), "junk_units": units}
+
+
+def _check_declared(hand: HandResult, rules: RuleSet, held: Sequence[CardSet]) -> None:
+    """Refuse counts no deal could give (API.md v1.2, ``declared``): more than the deck holds, alone or with the
+    other players' counts and cards; the rain bright or the cup where the counts leave no room for them; a
+    winner's points the counts cannot make; points said by a loser."""
+    most = _deck_counts(rules)
+    together = dict.fromkeys(most, 0)
+    cups = rains = 0
+    for p, cards in zip(hand.players, held, strict=True):
+        d = p.declared
+        if d is None:
+            score = evaluate(cards, rules, p.sep_animal_as, shortfalls=False)
+            counts = {"brights": score.brights, "animals": score.animals, "ribbons": score.ribbons}
+            counts["junk_units"] = score.junk_units
+            cups += CUP in cards
+            rains += RAIN_BRIGHT in cards
+        else:
+            counts = {"brights": d.brights, "animals": d.animals, "ribbons": d.ribbons, "junk_units": d.junk_units}
+            for kind, n in counts.items():
+                if n < 0:
+                    raise HandError("negative-count", player=p.id, field=f"declared.{kind}")
+                if n > most[kind]:
+                    raise HandError(
+                        "impossible-counts", why="more-than-the-deck", player=p.id, kind=kind, count=n, most=most[kind]
+                    )
+            if d.cup not in ("none", "animal", "junk"):
+                raise HandError("impossible-counts", why="unknown-cup", player=p.id, cup=str(d.cup))
+            rules.check_cup_pin("junk" if d.cup == "junk" else None, player=p.id)
+            if d.rain and not d.brights:
+                raise HandError("impossible-counts", why="rain-without-bright", player=p.id)
+            if (d.cup == "animal" and not d.animals) or (d.cup == "junk" and d.junk_units < CUP_JUNK_UNITS):
+                raise HandError("impossible-counts", why="cup-not-counted", player=p.id, cup=d.cup)
+            cups += d.cup != "none"
+            rains += d.rain
+        for kind, n in counts.items():
+            together[kind] += n
+    for kind, n in together.items():
+        if n > most[kind]:
+            raise HandError("impossible-counts", why="more-than-the-deck-together", kind=kind, count=n, most=most[kind])
+    if cups > 1 or rains > 1:
+        raise HandError("impossible-counts", why="one-of-a-kind-twice", kind="cup" if cups > 1 else "rain")
+    for p in hand.players:
+        if p.declared is not None:
+            _check_points(p, p.declared, hand, rules)
+
+
+def _check_points(p: PlayerHand, d: Declared, hand: HandResult, rules: RuleSet) -> None:
+    """The winner's points must be what cards with the counts can make (RULES.md 2); a loser says none."""
+    if p.id != hand.winner:
+        if d.points is not None:
+            raise HandError("impossible-points", why="points-for-a-loser", player=p.id, points=d.points)
+        return
+    if d.points is None:
+        raise HandError("impossible-points", why="points-required", player=p.id)
+    reachable = d.reachable_points()
+    if d.points not in reachable:
+        raise HandError("impossible-points", why="unreachable", player=p.id, points=d.points, reachable=reachable)
+
+
+def _score_of(p: PlayerHand, cards: CardSet, rules: RuleSet, *, shortfalls: bool = True) -> Score:
+    """A player's score: from the cards, or from the counts the player declared."""
+    if p.declared is not None:
+        return p.declared.score()
+    return evaluate(cards, rules, p.sep_animal_as, shortfalls=shortfalls)
 
 
 def settle(hand: HandResult, rules: RuleSet) -> Settlement:
@@ -272,16 +376,14 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry)
     winner = next(p for p in hand.players if p.id == hand.winner)
-    scores = {p.id: evaluate(captured[p.id], rules, p.sep_animal_as, shortfalls=p is winner) for p in hand.players}
+    scores = {p.id: _score_of(p, captured[p.id], rules, shortfalls=p is winner) for p in hand.players}
     wscore = scores[winner.id]
     losers = [p for p in hand.players if p is not winner]
     if outcome in _INSTANT_POINTS:
         base = int(getattr(rules, _INSTANT_POINTS[outcome]))
         payments = []
         for loser in losers:
-            sides = _Sides(
-                winner, wscore, loser, scores[loser.id], len(captured[loser.id]), rules, hand.nagari_streak, carry
-            )
+            sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand.nagari_streak, carry)
             points = base * carry
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
         return Settlement(
@@ -293,16 +395,14 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     payer_for_all = _gobak_payer(hand, losers, rules)
     shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
     for loser in losers:
-        sides = _Sides(
-            winner, wscore, loser, scores[loser.id], len(captured[loser.id]), rules, hand.nagari_streak, carry
-        )
+        sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand.nagari_streak, carry)
         checks = _checks(sides)
         shares[loser.id] = (_product(base, checks), checks)
     payments = []
     for loser in losers:
         own, checks = shares[loser.id]
         covers: tuple[tuple[str, int], ...] = ()
-        exempt = rules.empty_loser_exempt and not captured[loser.id]
+        exempt = rules.empty_loser_exempt and not _captured_any(loser, captured)
         if payer_for_all is not None and (loser.id == payer_for_all or not exempt):
             gobak = _gobak_pays_all(loser, losers, payer_for_all, shares, rules, hand)
             checks = [gobak if c.rule == "gobak" else c for c in checks]
@@ -327,6 +427,11 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     )
 
 
+def _captured_any(p: PlayerHand, captured: Mapping[str, CardSet]) -> bool:
+    """Whether a player captured any card: shown, or said in their counts."""
+    return p.declared.anything if p.declared is not None else bool(captured[p.id])
+
+
 def _product(base: int, checks: Sequence[Check]) -> int:
     points = base
     for check in checks:
@@ -337,9 +442,9 @@ def _product(base: int, checks: Sequence[Check]) -> int:
 
 class _Sides:
     """What the checks of one loser look at: the winner and the loser with their scores, how many cards the
-    loser captured, and the nagari carry."""
+    loser captured (None: the loser declared counts, not cards) and whether any, and the nagari carry."""
 
-    __slots__ = ("carry", "loser", "loser_cards", "lscore", "rules", "streak", "winner", "wscore")
+    __slots__ = ("carry", "loser", "loser_any", "loser_cards", "lscore", "rules", "streak", "winner", "wscore")
 
     def __init__(
         self,
@@ -347,7 +452,7 @@ class _Sides:
         wscore: Score,
         loser: PlayerHand,
         lscore: Score,
-        loser_cards: int,
+        captured: Mapping[str, CardSet],
         rules: RuleSet,
         streak: int,
         carry: int,
@@ -356,10 +461,19 @@ class _Sides:
         self.wscore = wscore
         self.loser = loser
         self.lscore = lscore
-        self.loser_cards = loser_cards
+        self.loser_any = _captured_any(loser, captured)
+        said = loser.declared
+        self.loser_cards = len(captured[loser.id]) if said is None else None if said.anything else 0
         self.rules = rules
         self.streak = streak
         self.carry = carry
+
+    def said(self, facts: dict[str, Any], *, winner: bool = False, loser: bool = False) -> dict[str, Any]:
+        """The facts, marked ``declared`` when the winner's or the loser's counts they rest on were said, not
+        shown (API.md v1.2)."""
+        if (winner and self.winner.declared is not None) or (loser and self.loser.declared is not None):
+            facts["declared"] = True
+        return facts
 
 
 def _go(s: _Sides) -> Check:  # RULES.md 7, chips: the whole payout doubles once past three gos
@@ -379,7 +493,7 @@ def _bomb(s: _Sides) -> Check:
 
 def _meongtta(s: _Sides) -> Check:
     n, least = s.wscore.animals, s.rules.meongtta_min_animals
-    facts = {"winner_animals": n, "threshold": least, "cup_as": s.wscore.sep_animal_as}
+    facts = s.said({"winner_animals": n, "threshold": least, "cup_as": s.wscore.sep_animal_as}, winner=True)
     if n >= least:
         return Check("meongtta", True, 2, "enough-animals", facts)
     return Check("meongtta", False, 1, "too-few-animals", facts)
@@ -387,7 +501,8 @@ def _meongtta(s: _Sides) -> Check:
 
 def _pibak(s: _Sides) -> Check:
     limit, units = s.rules.pibak_max_loser_junk, s.lscore.junk_units
-    facts: dict[str, Any] = {"loser_junk_units": units, "threshold": limit, "cup_as": s.lscore.sep_animal_as}
+    facts = {"loser_junk_units": units, "threshold": limit, "cup_as": s.lscore.sep_animal_as}
+    facts = s.said(facts, winner=True, loser=True)
     if not s.wscore.points(Combination.JUNK):
         return Check("pibak", False, 1, "winner-no-junk-points", {**facts, "winner_junk_units": s.wscore.junk_units})
     if units == 0 and s.rules.pibak_zero_exempt:
@@ -401,7 +516,7 @@ def _pibak(s: _Sides) -> Check:
 
 
 def _gwangbak(s: _Sides) -> Check:
-    facts: dict[str, Any] = {"loser_brights": s.lscore.brights, "rain": s.lscore.rain}
+    facts = s.said({"loser_brights": s.lscore.brights, "rain": s.lscore.rain}, winner=True, loser=True)
     if not s.wscore.points(Combination.BRIGHTS):
         return Check("gwangbak", False, 1, "winner-no-bright-points", facts)
     if not s.lscore.brights:
@@ -416,15 +531,16 @@ def _gobak(s: _Sides) -> Check:  # pays-all is settled across the losers: see _g
     return Check("gobak", False, 1, "called-go" if n else "no-go", {"go_count": n})
 
 
-def _nagari(s: _Sides) -> Check:
-    facts = {"streak": s.streak, "multiplier": s.rules.nagari_multiplier}
+def _nagari(s: _Sides) -> Check:  # RULES.md 8: the factor the streak makes, capped by nagari_cap (0: no cap)
+    facts = {"streak": s.streak, "multiplier": s.rules.nagari_multiplier, "cap": s.rules.nagari_cap}
     return Check("nagari", s.carry > 1, s.carry, "carry" if s.carry > 1 else "no-carry", facts)
 
 
 def _empty_loser(s: _Sides) -> Check:
-    n = s.loser_cards
+    nothing = not s.loser_any
+    facts = s.said({"loser_cards": s.loser_cards}, loser=True)
     return Check(
-        "empty-loser", n == 0, 0 if n == 0 else 1, "captured-cards" if n else "captured-nothing", {"loser_cards": n}
+        "empty-loser", nothing, 0 if nothing else 1, "captured-nothing" if nothing else "captured-cards", facts
     )
 
 

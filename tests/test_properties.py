@@ -54,9 +54,14 @@ def test_the_fast_go_stop_total_is_the_score_total(preset, pile, pin):
 
 
 def _hand(name, piles, winner_index, gos, shakes, bombs, streak, stake):
+    """A hand that can happen: shakes and bombs only where the rules have them, and no more gos than the winner's
+    score allows (RULES.md 7: each call after a go needs more than the go's score)."""
+    rules = find_rules(name)
     ids = ["A", "B", "C"][: len(piles)]
+    gos = list(gos)
+    gos[winner_index] = max(0, min(gos[winner_index], score(piles[winner_index], rules).total - rules.target_score))
     players = tuple(
-        PlayerHand(pid, tuple(pile), gos[i], shakes[i], bombs[i])
+        PlayerHand(pid, tuple(pile), gos[i], shakes[i] * rules.allow_shake, bombs[i] * rules.allow_bomb)
         for i, (pid, pile) in enumerate(zip(ids, piles, strict=False))
     )
     return HandResult(

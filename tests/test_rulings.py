@@ -160,7 +160,7 @@ def test_rules_8_a_loser_who_captured_nothing_pays_nothing(client):
 def test_rules_8_and_9_the_nagari_carry(client):
     body = two({"id": "A", "captured": A_WINS}, {"id": "B", "captured": ["dec-bright"]}, nagari_streak=2)
     en, ko = both(client, body, "nagari")
-    assert (en["applied"], en["factor"], en["facts"]) == (True, 4, {"streak": 2, "multiplier": 2})
+    assert (en["applied"], en["factor"], en["facts"]) == (True, 4, {"streak": 2, "multiplier": 2, "cap": 0})
     assert en["reason"] == "2 nagari hands just before this hand"
     assert "나가리" in ko["reason"]
 

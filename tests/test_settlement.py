@@ -69,14 +69,16 @@ SAFE_B = ("nov-bright", *JUNK[6:14])
     ],
 )
 def test_rules_7_go_schemes_base_points(scheme, gos, base):
-    rules = dataclasses.replace(K2, go_scheme=GoScheme(scheme))
+    # target 3, so that 8 points allow five gos (RULES.md 7: each call after a go needs more than its score)
+    rules = dataclasses.replace(K2, go_scheme=GoScheme(scheme), target_score=3)
     result = settle(hand(p("A", *EIGHT, go_count=gos), p("B", *SAFE_B)), rules)
     assert result.base_points == base
 
 
 @pytest.mark.parametrize(("gos", "points"), [(3, 11), (4, 24), (5, 26)])
 def test_rules_7_chips_doubles_once_past_three_gos(gos, points):
-    pay = only_payment(settle(hand(p("A", *EIGHT, go_count=gos), p("B", *SAFE_B)), C2))
+    rules = dataclasses.replace(C2, target_score=3)  # 8 points allow five gos
+    pay = only_payment(settle(hand(p("A", *EIGHT, go_count=gos), p("B", *SAFE_B)), rules))
     assert pay.points == points
     assert ("go" in rules_of(pay)) == (gos > 3)
 
@@ -88,17 +90,43 @@ def test_rules_8_plain_stop_pays_the_base():
     assert explanation(result)[0] == "A stops with 8 points: 8 base points"
 
 
-@pytest.mark.parametrize(("rules", "shakes", "factor"), [(K2, 1, 2), (K2, 2, 4), (C2, 1, 2), (B2, 2, None)])
+@pytest.mark.parametrize(("rules", "shakes", "factor"), [(K2, 1, 2), (K2, 2, 4), (C2, 1, 2)])
 def test_rules_8_shake_x2_per_shake(rules, shakes, factor):
     pay = only_payment(settle(hand(p("A", *EIGHT, shakes=shakes), p("B", *SAFE_B)), rules))
     assert rules_of(pay).get("shake") == factor
     assert pay.points == 8 * (factor or 1)
 
 
-@pytest.mark.parametrize(("rules", "factor"), [(K2, 2), (C2, None), (B2, None)])
+@pytest.mark.parametrize(("rules", "factor"), [(K2, 2), (C2, None)])
 def test_rules_8_bomb_x2_per_bomb(rules, factor):
     pay = only_payment(settle(hand(p("A", *EIGHT, bombs=1), p("B", *SAFE_B)), rules))
     assert rules_of(pay).get("bomb") == factor
+
+
+@pytest.mark.parametrize(("field", "code"), [("shakes", "shake-not-allowed"), ("bombs", "bomb-not-allowed")])
+def test_rules_5_shakes_and_bombs_are_refused_where_the_rules_have_none(field, code):
+    """basic-2p has no shakes or bombs (RULES.md 5, 10): a settle that counts one is refused as a replay is, not
+    priced as if it had not been said (API.md v1.2)."""
+    with pytest.raises(HandError) as err:
+        settle(hand(p("A", *EIGHT, **{field: 1}), p("B", *SAFE_B)), B2)
+    assert (err.value.code, err.value.why, err.value.params["player"]) == (code, code.split("-")[0] + "-off", "A")
+
+
+@pytest.mark.parametrize(("rules", "gos", "points", "refused"), [(K2, 1, 8, False), (K2, 2, 8, True), (K3, 1, 3, True)])
+def test_rules_7_a_stop_after_a_go_needs_more_than_the_go(rules, gos, points, refused):
+    """A go is called at the target or more and the next call needs more than that (RULES.md 7): after n gos
+    the stop is at target + n at least. 8 points after one go under korean-2p (target 7) can be; after two it
+    cannot; nor 3 points after one go under korean-3p (target 3): API.md v1.2 refuses those."""
+    pile = EIGHT if points == 8 else ("jan-bright", "mar-bright", "aug-bright")
+    played = hand(p("A", *pile, go_count=gos), p("B", *SAFE_B), *([p("C")] if rules.players == 3 else []))
+    if not refused:
+        assert settle(played, rules).base_points == points + gos
+        return
+    with pytest.raises(HandError) as err:
+        settle(played, rules)
+    facts = err.value.params
+    assert (err.value.code, err.value.why) == ("call-not-allowed", "stop-not-above-go")
+    assert (facts["go_count"], facts["points"], facts["least"]) == (gos, points, rules.target_score + gos)
 
 
 @pytest.mark.parametrize(("extra_animals", "meongtta"), [(3, False), (4, True)])
@@ -339,3 +367,120 @@ def test_settle_refuses_a_cup_pinned_as_junk_when_the_rules_say_animal():
     with pytest.raises(HandError) as err:
         settle(hand(p("A", *EIGHT), p("B", "sep-animal", sep_animal_as="junk")), C2)
     assert (err.value.code, err.value.context) == ("sep-animal-pin", {"player": "B", "card": "sep-animal"})
+
+
+# --- settling from what the table says: declared counts (API.md v1.2) -------------------------------------
+
+
+def said(player: PlayerHand, rules, *, winner: bool) -> PlayerHand:
+    """The same player, with the counts their cards make instead of the cards (the cup where it counted)."""
+    from engine import Declared
+    from engine.scoring import evaluate
+
+    s = evaluate(player.captured, rules, player.sep_animal_as)
+    counts = Declared(
+        s.total if winner else None, s.brights, s.rain, s.animals, s.ribbons, s.junk_units, s.sep_animal_as or "none"
+    )
+    return PlayerHand(player.id, (), player.go_count, player.shakes, player.bombs, declared=counts)
+
+
+def both_ways(result):
+    """What must not depend on cards or counts: every payment and every check but the marks of what was said."""
+    rows = []
+    for pay in result.payments:
+        checks = [
+            (
+                c.rule,
+                c.applied,
+                c.factor,
+                c.reason,
+                {k: v for k, v in c.facts.items() if k not in ("declared", "loser_cards")},
+            )
+            for c in pay.checks
+        ]
+        rows.append((pay.payer, pay.payee, pay.points, pay.amount, pay.covers, checks))
+    return result.outcome, result.winner, result.base_points, rows
+
+
+def test_a_hand_settles_alike_from_its_cards_and_from_the_counts_they_make():
+    """API.md v1.2: the counts decide every check exactly as the cards would (RULES.md 3, 8), player by player
+    and all of them at once, for hands of every preset."""
+    from engine.simulate import simulate
+    from tests.simulated import replay_body
+
+    seen = 0
+    for preset in ("korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"):
+        for seed in range(40):
+            state = replay_body(simulate(preset, seed)).state
+            if state.outcome != "stop":
+                continue
+            hand_result = state.hand_result(1, 100)
+            rules = state.rules
+            cards = settle(hand_result, rules)
+            for who in [*(p.id for p in hand_result.players), "all"]:
+                players = tuple(
+                    said(p, rules, winner=p.id == hand_result.winner) if who in (p.id, "all") else p
+                    for p in hand_result.players
+                )
+                counts = settle(hand_result.replace(players=players), rules)
+                assert both_ways(counts) == both_ways(cards), (preset, seed, who)
+                seen += 1
+    assert seen > 300
+
+
+def test_a_check_resting_on_counts_says_so_and_a_loser_who_says_nothing_is_exempt():
+    from engine import Declared
+
+    winner = PlayerHand("A", go_count=1, declared=Declared(9, brights=3, animals=3, junk_units=10))
+    empty = PlayerHand("B", declared=Declared())
+    result = settle(HandResult((winner, empty), "A"), K2)
+    checks = {c.rule: c for c in only_payment(result).checks}
+    assert checks["empty-loser"].applied and only_payment(result).points == 0  # RULES.md 8: nothing captured
+    assert checks["pibak"].facts["declared"] is True and checks["empty-loser"].facts == {
+        "loser_cards": 0,
+        "declared": True,
+    }
+    assert "declared" not in checks["nagari"].facts
+    assert result.base_points == 10 and result.score.total == 9
+
+
+A8 = {"points": 8, "brights": 3, "animals": 3}  # 3 brights (3) and godori (5): a winner's 8 points
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "code", "why"),
+    [
+        ({**A8, "brights": 6}, {}, "impossible-counts", "more-than-the-deck"),
+        (A8, {"brights": 3}, "impossible-counts", "more-than-the-deck-together"),
+        ({**A8, "animals": 10}, {}, "impossible-counts", "more-than-the-deck"),
+        ({**A8, "junk_units": 34}, {}, "impossible-counts", "more-than-the-deck"),
+        (A8, {"rain": True}, "impossible-counts", "rain-without-bright"),
+        ({**A8, "animals": 0, "cup": "animal"}, {}, "impossible-counts", "cup-not-counted"),
+        ({**A8, "cup": "animal"}, {"animals": 1, "cup": "animal"}, "impossible-counts", "one-of-a-kind-twice"),
+        ({**A8, "points": 9}, {}, "impossible-points", "unreachable"),
+        ({**A8, "points": None}, {}, "impossible-points", "points-required"),
+        (A8, {"points": 1}, "impossible-points", "points-for-a-loser"),
+        ({"points": 3, "brights": 3}, {}, "winner-below-target", "winner-below-target"),
+        ({**A8, "brights": -1}, {}, "negative-count", "negative-count"),
+    ],
+)
+def test_counts_no_deal_could_give_are_refused(a, b, code, why):
+    """API.md v1.2: more than the deck holds (RULES.md 1: 5 brights, 9 animals, 10 ribbons, 33 junk units under
+    korean-2p: 22 plain junk, 2 double junk, bonus-2a and bonus-3, and the cup as a double junk), the rain
+    bright or the cup where the counts leave no room, points the counts cannot make (RULES.md 2: 3 brights and 3
+    animals make 3, or 8 with godori), points for a loser. The points are checked once every count is."""
+    from engine import Declared
+
+    with pytest.raises(HandError) as err:
+        settle(HandResult((PlayerHand("A", declared=Declared(**a)), PlayerHand("B", declared=Declared(**b))), "A"), K2)
+    assert (err.value.code, err.value.why) == (code, why)
+
+
+def test_points_the_counts_can_make_are_every_score_cards_with_them_can():
+    """RULES.md 2: 3 brights (3 points) and 6 ribbons (2 points) make 5; the 3 animals may be the birds (godori,
+    5 more), and the 6 ribbons up to two ribbon sets (3 more each): 5, 8, 10, 11, 13 and 16."""
+    from engine import Declared
+
+    assert Declared(None, brights=3, animals=3, ribbons=6).reachable_points() == [5, 8, 10, 11, 13, 16]
+    # the cup counted as an animal cannot be a bird: two other animals make no godori
+    assert Declared(None, animals=3, cup="animal").reachable_points() == [0]
