@@ -27,7 +27,7 @@ from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
 from .deal import Deal, read_deal
 from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
 from .events import Event, EventType, InstantPayment
-from .game import GameState
+from .game import GameState, TurnOptions
 from .moves import INSTANT_WINS, Expect, Move, Outcome
 from .replay import Replay, replay
 from .rules import (
@@ -99,6 +99,7 @@ __all__ = [
     "Settlement",
     "Shortfall",
     "Steal",
+    "TurnOptions",
     "by_id",
     "checked_rules",
     "find_rules",

@@ -23,13 +23,14 @@ from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_dea
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
+from .record import Record
 from .rules import BonusFromHand, FlipTiming, RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .table import Seat, Table
-from .turn import Plan, apply, can_bomb, can_shake, choices, plan
+from .turn import Plan, apply, asks_choice, can_bomb, can_shake, choices, plan
 
-__all__ = ["HEODANG_TURNS", "GameState"]
+__all__ = ["HEODANG_TURNS", "GameState", "TurnOptions"]
 
 HEODANG_TURNS: Final = 5  # RULES.md 8: heodang (허당) is five empty turns in a row
 
@@ -38,6 +39,33 @@ BONUS: Final = Kind.BONUS
 PLAY: Final = Expect.PLAY
 FLIP: Final = Expect.FLIP
 CALL: Final = Expect.CALL
+
+
+class TurnOptions(Record):
+    """What a turn may ask of the player, month by month (RULES.md 5): ``capture_months`` hold two layout cards,
+    so a card of theirs played or flipped takes one of the two the log must name; a shake is possible in
+    ``shake_months`` (none of the month on the layout) and a bomb in ``bomb_months`` (its fourth alone there),
+    where the rules have them; ``flip_turns`` the player holds after a bomb, and whether one is ``flip_due``
+    now."""
+
+    __slots__ = ("bomb_months", "capture_months", "flip_due", "flip_turns", "player", "shake_months")
+    fields = ("player", "capture_months", "shake_months", "bomb_months", "flip_turns", "flip_due")
+
+    def __init__(
+        self,
+        player: str,
+        capture_months: tuple[int, ...],
+        shake_months: tuple[int, ...],
+        bomb_months: tuple[int, ...],
+        flip_turns: int,
+        flip_due: bool,
+    ) -> None:
+        self.player: Final = player
+        self.capture_months: Final = capture_months
+        self.shake_months: Final = shake_months
+        self.bomb_months: Final = bomb_months
+        self.flip_turns: Final = flip_turns
+        self.flip_due: Final = flip_due
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled, so the copy module can copy it
@@ -170,6 +198,25 @@ class GameState:
 
     def layout_cards(self) -> CardSet:
         return self.table.layout_cards()
+
+    def turn_options(self) -> TurnOptions | None:
+        """What the turn due now may ask of the player (RULES.md 5), for an app that logs a game whose hands are
+        hidden and so cannot list the legal moves: None when no turn is due (a call, or the hand is over)."""
+        if self.expects is None or self.expects is CALL:
+            return None
+        table = self.table
+        seat = table.seats[self._mover]
+        capture, shake, bomb = [], [], []
+        for month in range(1, 13):
+            if asks_choice(table, month):
+                capture.append(month)
+            if can_shake(table, month):
+                shake.append(month)
+            if can_bomb(table, month):
+                bomb.append(month)
+        return TurnOptions(
+            self.players[self._mover], tuple(capture), tuple(shake), tuple(bomb), seat.flip_turns, self.expects is FLIP
+        )
 
     def hand_result(self, nagari_streak: int = 0, stake: int = 1, *, stop_now: bool = False) -> HandResult:
         """The hand as settlement sees it (the same record /v1/settle builds). ``stop_now``: as if the player

@@ -21,7 +21,7 @@ from .moves import Move
 from .rules import BonusFromHand
 from .table import Seat, Table
 
-__all__ = ["Plan", "apply", "can_bomb", "can_shake", "choices", "plan"]
+__all__ = ["Plan", "apply", "asks_choice", "can_bomb", "can_shake", "choices", "plan"]
 
 # Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
 BONUS_MONTH: Final = 0  # bonus cards have no month
@@ -108,10 +108,14 @@ def meets(table: Table, card: Card) -> int:
     return len(table.layout[card.month])
 
 
+def asks_choice(table: Table, month: int) -> bool:
+    """Whether a card of ``month`` meeting the layout takes one of two cards the player names (RULES.md 5)."""
+    return len(table.layout[month]) == 2
+
+
 def choices(table: Table, card: Card) -> list[Card]:
     """The layout cards a card must choose between (two of its month lie there), else none."""
-    here = table.layout[card.month]
-    return list(here) if len(here) == 2 else []
+    return list(table.layout[card.month]) if asks_choice(table, card.month) else []
 
 
 def three_of_a_month(cards: tuple[Card, ...]) -> bool:
@@ -339,7 +343,7 @@ class _Planner:
     def choose(self, card: Card, choice: Card | None, field: str) -> Card | None:
         """How a card meets the layout of its month; the chosen card when two were there."""
         here = self.table.layout[card.month]
-        if len(here) == 2:
+        if asks_choice(self.table, card.month):
             if choice is None:
                 raise self.fail("capture-required", card, field=field, layout=list(here))
             if choice not in here:

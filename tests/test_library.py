@@ -164,3 +164,39 @@ def test_a_state_says_where_the_hand_stands():
     assert state.seat("A") is state.seats[0]
     with pytest.raises(KeyError):
         state.seat("Z")
+
+
+def test_turn_options_say_what_the_legal_moves_ask():
+    """For an app that logs a game with hidden hands (no list of legal moves), turn_options says month by month
+    where a capture choice is asked and where a shake or a bomb can be (RULES.md 5); checked against the legal
+    moves of known deals along simulated hands."""
+    from engine import Move
+    from engine.simulate import simulate
+
+    checked = 0
+    for preset in ("korean-2p", "korean-3p", "basic-2p"):
+        for seed in range(15):
+            body = simulate(preset, seed)
+            state = GameState(body["players"], resolve(body["rules"]), body["deal"])
+            for i, data in enumerate(body["moves"]):
+                options = state.turn_options()
+                if state.expects in (None, "call"):
+                    assert options is None
+                else:
+                    assert options.player == state.to_move
+                    assert options.flip_turns == state.seat(state.to_move).flip_turns
+                    for move in state.legal_moves():
+                        for card, choice in ((move.play, move.capture), (move.draw, move.draw_capture)):
+                            if card is not None and choice is not None:
+                                assert card.month in options.capture_months
+                        if move.shake:
+                            assert move.shake[0].month in options.shake_months
+                        if move.bomb:
+                            assert move.bomb[0].month in options.bomb_months
+                        if move.play is not None and move.bonus is None and move.play.month in options.capture_months:
+                            assert move.capture is not None  # a choice there is always asked
+                    if not state.rules.allow_shake:
+                        assert options.shake_months == ()
+                    checked += 1
+                state.apply(Move.from_dict(data, index=i))
+    assert checked > 300
