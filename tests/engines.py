@@ -38,7 +38,11 @@ class SourceFinder(importlib.abc.MetaPathFinder):
 
 
 def use_sources(name: str = "engine") -> None:
-    """From now on, import the engine from its sources (call before anything imports it)."""
+    """From now on, import the engine from its sources (call before anything imports it). Calling it again once
+    the sources are chosen changes nothing: pytest loads tests/conftest.py as ``conftest``, and a test module's
+    ``from tests.conftest import ...`` runs it a second time, as ``tests.conftest``."""
+    if any(isinstance(finder, SourceFinder) and finder.name == name for finder in sys.meta_path):
+        return
     if name in sys.modules:
         raise RuntimeError(f"{name} is imported already")
     sys.meta_path.insert(0, SourceFinder(name))
