@@ -13,7 +13,8 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     table       the cards on the table and the seats, with their operations
     turn        one turn, planned in full before anything moves
     game        the flow of a hand: GameState, legal_moves
-    replay      replaying a log: replay, Replay
+    replay      replaying a log: replay, Replay, play
+    evening     the hands of an evening as a ledger: evening, Evening, settle_up (the fewest transfers)
     simulate    seeded random hands (python -m engine.simulate)
     errors      what the engine refuses: GoStopError and its tree, each with a stable code
     record      the base of the records of facts (Score, Check, Event, ...)
@@ -25,11 +26,29 @@ The engine states facts (codes, cards, numbers); sentences for people are made f
 from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
 from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
 from .deal import Deal, read_deal
-from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from .errors import CardError, EveningError, GoStopError, HandError, IllegalMoveError, RulesError
+from .evening import (
+    Carry,
+    DealerBy,
+    DealerDraw,
+    DrawTime,
+    Evening,
+    EveningHand,
+    FirstDealer,
+    HandLog,
+    LedgerHand,
+    Limit,
+    NextHand,
+    Paid,
+    Transfer,
+    evening,
+    first_dealer,
+    settle_up,
+)
 from .events import Event, EventType, InstantPayment
 from .game import GameState, TurnOptions
 from .moves import INSTANT_WINS, Expect, Move, Outcome
-from .replay import Replay, replay
+from .replay import Replay, play, replay
 from .rules import (
     KNOBS,
     PRESETS,
@@ -65,29 +84,42 @@ __all__ = [
     "Card",
     "CardError",
     "CardSet",
+    "Carry",
     "Check",
     "Combination",
     "CupPlacement",
     "Deal",
+    "DealerBy",
+    "DealerDraw",
     "Declared",
+    "DrawTime",
+    "Evening",
+    "EveningError",
+    "EveningHand",
     "Event",
     "EventType",
     "Expect",
+    "FirstDealer",
     "FlipTiming",
     "GameState",
     "GoScheme",
     "GoStopError",
     "Gobak",
     "HandError",
+    "HandLog",
     "HandResult",
     "IllegalMoveError",
     "InstantPayment",
     "Item",
     "Kind",
     "Knob",
+    "LedgerHand",
+    "Limit",
     "Move",
+    "NextHand",
     "NoWinner",
     "Outcome",
+    "Paid",
     "Payment",
     "Place",
     "PlayerHand",
@@ -99,14 +131,19 @@ __all__ = [
     "Settlement",
     "Shortfall",
     "Steal",
+    "Transfer",
     "TurnOptions",
     "by_id",
     "checked_rules",
+    "evening",
     "find_rules",
+    "first_dealer",
     "parse_cards",
+    "play",
     "read_deal",
     "replay",
     "resolve",
     "score",
     "settle",
+    "settle_up",
 ]

@@ -4,13 +4,15 @@
     ├── RulesError                    a rule set that cannot be built (unknown preset or knob, bad value)
     ├── CardError                     a card id, or cards placed where they cannot be
     ├── HandError                     a finished hand no legal play could produce (players, winner, counts)
-    └── IllegalMoveError              a move of a replayed log that the rules forbid; has ``move_index``
+    ├── IllegalMoveError              a move of a replayed log that the rules forbid; has ``move_index``
+    └── EveningError                  an evening's ledger that cannot be (people, balances, dealer, carry, push)
 
 The engine states facts, not sentences: ``code`` is the stable code an API answers, ``why`` says which of
 the ways to break that rule happened (a message key: ``code`` itself unless a code has several), and
 ``params`` holds what a sentence about it would cite. ``context`` is the part of ``params`` that points at
-the culprit (``player``, ``card``, ``knob``, ``move_index``). Words for people are made from these by the
-caller (the service has a catalog per language); ``str(error)`` is a compact form for developers.
+the culprit (``hand_index`` in an evening, ``move_index``, ``player``, ``card``, ``knob``). Words for people
+are made from these by the caller (the service has a catalog per language); ``str(error)`` is a compact form
+for developers.
 """
 
 from __future__ import annotations
@@ -18,9 +20,18 @@ from __future__ import annotations
 import reprlib
 from typing import Any
 
-__all__ = ["CONTEXT_KEYS", "CardError", "GoStopError", "HandError", "IllegalMoveError", "RulesError", "culprit"]
+__all__ = [
+    "CONTEXT_KEYS",
+    "CardError",
+    "EveningError",
+    "GoStopError",
+    "HandError",
+    "IllegalMoveError",
+    "RulesError",
+    "culprit",
+]
 
-CONTEXT_KEYS = ("move_index", "player", "card", "knob")
+CONTEXT_KEYS = ("hand_index", "move_index", "player", "card", "knob")
 _LONGEST = 80  # characters of a culprit named from the input: no id is longer, and a 64 KiB "id" is not echoed
 
 
@@ -36,6 +47,12 @@ class GoStopError(ValueError):
         self.params = {k: _short(v) for k, v in params.items() if v is not None}
         self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
         super().__init__(self.code)
+
+    def in_hand(self, index: int) -> GoStopError:
+        """This refusal, naming the hand of an evening it was found in (``hand_index``, 0-based)."""
+        self.params["hand_index"] = index
+        self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
+        return self
 
     def __str__(self) -> str:
         facts = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -87,3 +104,10 @@ class IllegalMoveError(GoStopError):
     def __init__(self, code: str, *, move_index: int | None, why: str | None = None, **params: Any) -> None:
         super().__init__(code, why=why, move_index=move_index, **params)
         self.move_index = move_index
+
+
+class EveningError(GoStopError):
+    """An evening's ledger that cannot be (RULES.md 11): the people, their balances, the first dealer, a hand
+    that is not at its place (``hand_index``), a carry stated by hand, a push the rules do not allow."""
+
+    code = "invalid-evening"

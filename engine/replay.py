@@ -11,7 +11,7 @@ from .moves import Move
 from .rules import RuleSet
 from .settlement import Settlement
 
-__all__ = ["Replay", "replay"]
+__all__ = ["Replay", "play", "replay"]
 
 
 class Replay(NamedTuple):
@@ -36,7 +36,19 @@ def replay(
     ``shown``: a chongtong shown at the deal of a hidden-hand game); moves may be Move values or their dict
     form. A finished hand is priced by the same ``price`` as /v1/settle's hands.
     """
+    state = play(players, rules, deal, moves)
+    return Replay(state, state.settle(nagari_streak, stake) if state.is_over else None)
+
+
+def play(
+    players: Sequence[str],
+    rules: RuleSet,
+    deal: Deal | Mapping[str, Any],
+    moves: Iterable[Move | Mapping[str, Any]],
+) -> GameState:
+    """The state a log leads to, as ``replay`` reads it, left unpriced (an evening prices it with the carry it
+    works out, RULES.md 11); raises IllegalMoveError at the first move the rules forbid."""
     state = GameState(players, rules, deal)
     for i, move in enumerate(moves):
         state.apply(move if isinstance(move, Move) else Move.from_dict(move, index=i))
-    return Replay(state, state.settle(nagari_streak, stake) if state.is_over else None)
+    return state

@@ -137,6 +137,7 @@ def _knob(
 
 
 STAKES: Final = 1000  # the most junk units or points a knob may name
+MAX_PUSHES: Final = 5  # the most pushes in a row a table may allow: x32 (RULES.md 11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +214,16 @@ class RuleSet:
     first_ttadak_payment: int = _knob(
         7, "payment for a ttadak on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
     )
+    all_in: bool = _knob(False, "in an evening, a loser pays at most their balance; the rest is forgiven (RULES.md 11)")
+    limited_liability: bool = _knob(
+        False, "in an evening, a winner takes from a hand at most the balance they began it with (RULES.md 11)"
+    )
+    push: int = _knob(
+        0,
+        "in an evening, the most pushes in a row, each doubling the next hand, 0 = off (RULES.md 11)",
+        minimum=0,
+        maximum=MAX_PUSHES,
+    )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
@@ -223,6 +234,9 @@ class RuleSet:
     checked: tuple[str, ...] = field(init=False, repr=False, compare=False)
     """The rules of RULES.md 8 this rule set switches on (the chips go doubling of RULES.md 7 first), in that
     order: each payment of a settlement is checked against every one of them."""
+    checked_in_evening: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """``checked`` for a hand of an evening (RULES.md 11), where the push, when the rule set allows it, is
+    checked too, right after the nagari carry."""
     hand_size: int = field(init=False, repr=False, compare=False)
     layout_size: int = field(init=False, repr=False, compare=False)
     _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
@@ -243,9 +257,12 @@ class RuleSet:
             ("gwangbak", self.gwangbak),
             ("gobak", self.gobak is not Gobak.NONE),
             ("nagari", self.nagari_multiplier > 1),
+            ("push", self.push > 0),
             ("empty-loser", self.empty_loser_exempt),
         )
-        put(self, "checked", tuple(rule for rule, on in switched_on if on))
+        in_evening = tuple(rule for rule, on in switched_on if on)
+        put(self, "checked_in_evening", in_evening)
+        put(self, "checked", tuple(rule for rule in in_evening if rule != "push"))  # a push is an evening's
         put(self, "hand_size", HAND_SIZE.get(self.players, 0))
         put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
         steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}

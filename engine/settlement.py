@@ -8,7 +8,8 @@ base x their multiplier, the product of the factors of RULES.md 8:
 - pibak (피박): the winner scores junk and the loser holds almost none;
 - gwangbak (광박): the winner scores brights and the loser holds no bright;
 - gobak (고박): the loser had called go and was overtaken (pays x2, or pays for everyone: dokbak 독박);
-- nagari carry: consecutive drawn hands (nagari 나가리) just before this one raise the stakes.
+- nagari carry: consecutive drawn hands (nagari 나가리) just before this one raise the stakes;
+- push (milgi 밀기): in an evening (RULES.md 11), earlier winners passed their hands to double this one.
 
 Every rule of these that the rule set switches on is *checked* for every loser, applied or not, and the
 ``Check`` says why with the facts it rests on. Instant wins (chongtong, three-ppuk, heodang) pay fixed
@@ -41,9 +42,11 @@ __all__ = [
     "checked_rules",
     "nagari_carry",
     "price",
+    "push_factor",
     "settle",
 ]
 
+PUSH_MULTIPLIER: Final = 2  # what each push in a row multiplies the next hand by (RULES.md 11)
 _INSTANT_POINTS = {
     Outcome.CHONGTONG: "chongtong_points",
     Outcome.THREE_PPUK: "three_ppuk_points",
@@ -81,11 +84,12 @@ class HandResult(Record):
     """A finished hand as settlement sees it. ``winner`` is None for a nagari or a redeal.
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
-    several losers called go.
+    several losers called go. ``pushes`` is for a hand of an evening (RULES.md 11): the pushes in a row it
+    starts under, each doubling what it pays; None outside an evening, where no push is checked.
     """
 
-    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "stake", "winner")
-    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go")
+    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "pushes", "stake", "winner")
+    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "pushes")
 
     def __init__(
         self,
@@ -95,6 +99,7 @@ class HandResult(Record):
         nagari_streak: int = 0,
         stake: int = 1,
         last_go: str | None = None,
+        pushes: int | None = None,
     ) -> None:
         self.players: Final = players
         self.winner: Final = winner
@@ -102,6 +107,7 @@ class HandResult(Record):
         self.nagari_streak: Final = nagari_streak
         self.stake: Final = stake
         self.last_go: Final = last_go
+        self.pushes: Final = pushes
 
 
 class Check(Record):
@@ -150,7 +156,8 @@ class Payment(Record):
 
 class Settlement(Record):
     """The priced hand. The base is ``(total + gos_added) x doubling`` (RULES.md 7); ``next_carry`` is the
-    factor a nagari hands on to the next hand's winner."""
+    factor a nagari hands on to the next hand's winner; ``pushes`` the pushes in a row a hand of an evening
+    started under (RULES.md 11; None outside an evening)."""
 
     __slots__ = (
         "base_points",
@@ -161,6 +168,7 @@ class Settlement(Record):
         "next_carry",
         "outcome",
         "payments",
+        "pushes",
         "score",
         "stake",
         "winner",
@@ -177,6 +185,7 @@ class Settlement(Record):
         "nagari_streak",
         "next_carry",
         "stake",
+        "pushes",
     )
 
     def __init__(
@@ -192,6 +201,7 @@ class Settlement(Record):
         nagari_streak: int = 0,
         next_carry: int = 1,
         stake: int = 1,
+        pushes: int | None = None,
     ) -> None:
         self.outcome: Final = outcome
         self.winner: Final = winner
@@ -204,6 +214,7 @@ class Settlement(Record):
         self.nagari_streak: Final = nagari_streak
         self.next_carry: Final = next_carry
         self.stake: Final = stake
+        self.pushes: Final = pushes
 
 
 def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, int]:
@@ -225,6 +236,12 @@ def nagari_carry(streak: int, rules: RuleSet) -> int:
     return min(factor, rules.nagari_cap) if rules.nagari_cap else factor
 
 
+def push_factor(pushes: int) -> int:
+    """What ``pushes`` pushes in a row multiply the next hand by: x2 each (RULES.md 11)."""
+    factor: int = PUSH_MULTIPLIER**pushes
+    return factor
+
+
 def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     """Refuse a hand no legal play could produce, naming the player and the card; returns each player's
     captured cards as a CardSet."""
@@ -242,6 +259,10 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
             raise HandError("bomb-not-allowed", why="bomb-off", player=p.id, bombs=p.bombs)
     if hand.nagari_streak < 0 or hand.stake < 0:
         raise HandError("negative-count", field="nagari_streak" if hand.nagari_streak < 0 else "stake")
+    if hand.pushes is not None and hand.pushes < 0:
+        raise HandError("negative-count", field="pushes")
+    if hand.pushes and hand.pushes > rules.push:
+        raise HandError("push-not-allowed", why="over-cap", pushes=hand.pushes, cap=rules.push)
     # each pile read as card ids or cards (an unknown id, a card twice in a pile refused), then across piles
     piles = [parse_cards(p.captured, owner=Place("captured", p.id)) for p in hand.players]
     held = disjoint([(Place("captured", p.id), pile) for p, pile in zip(hand.players, piles, strict=True)])
@@ -374,7 +395,9 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     carry = nagari_carry(hand.nagari_streak, rules)
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
         next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
-        return Settlement(outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry)
+        return Settlement(
+            outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry, pushes=hand.pushes
+        )
     winner = next(p for p in hand.players if p.id == hand.winner)
     scores = {p.id: _score_of(p, captured[p.id], rules, shortfalls=p is winner) for p in hand.players}
     wscore = scores[winner.id]
@@ -383,11 +406,18 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         base = int(getattr(rules, _INSTANT_POINTS[outcome]))
         payments = []
         for loser in losers:
-            sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand.nagari_streak, carry)
-            points = base * carry
+            sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
+            points = base * carry * push_factor(hand.pushes or 0)
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
         return Settlement(
-            outcome, winner.id, wscore, base, tuple(payments), nagari_streak=hand.nagari_streak, stake=hand.stake
+            outcome,
+            winner.id,
+            wscore,
+            base,
+            tuple(payments),
+            nagari_streak=hand.nagari_streak,
+            stake=hand.stake,
+            pushes=hand.pushes,
         )
     if wscore.total < rules.target_score:
         raise HandError("winner-below-target", player=winner.id, points=wscore.total, target=rules.target_score)
@@ -395,7 +425,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     payer_for_all = _gobak_payer(hand, losers, rules)
     shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
     for loser in losers:
-        sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand.nagari_streak, carry)
+        sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
         checks = _checks(sides)
         shares[loser.id] = (_product(base, checks), checks)
     payments = []
@@ -424,6 +454,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         doubling=doubling,
         nagari_streak=hand.nagari_streak,
         stake=hand.stake,
+        pushes=hand.pushes,
     )
 
 
@@ -442,9 +473,21 @@ def _product(base: int, checks: Sequence[Check]) -> int:
 
 class _Sides:
     """What the checks of one loser look at: the winner and the loser with their scores, how many cards the
-    loser captured (None: the loser declared counts, not cards) and whether any, and the nagari carry."""
+    loser captured (None: the loser declared counts, not cards) and whether any, the nagari carry, and in an
+    evening the pushes (None elsewhere)."""
 
-    __slots__ = ("carry", "loser", "loser_any", "loser_cards", "lscore", "rules", "streak", "winner", "wscore")
+    __slots__ = (
+        "carry",
+        "loser",
+        "loser_any",
+        "loser_cards",
+        "lscore",
+        "pushes",
+        "rules",
+        "streak",
+        "winner",
+        "wscore",
+    )
 
     def __init__(
         self,
@@ -454,7 +497,7 @@ class _Sides:
         lscore: Score,
         captured: Mapping[str, CardSet],
         rules: RuleSet,
-        streak: int,
+        hand: HandResult,
         carry: int,
     ) -> None:
         self.winner = winner
@@ -465,7 +508,8 @@ class _Sides:
         said = loser.declared
         self.loser_cards = len(captured[loser.id]) if said is None else None if said.anything else 0
         self.rules = rules
-        self.streak = streak
+        self.streak = hand.nagari_streak
+        self.pushes = hand.pushes
         self.carry = carry
 
     def said(self, facts: dict[str, Any], *, winner: bool = False, loser: bool = False) -> dict[str, Any]:
@@ -536,6 +580,12 @@ def _nagari(s: _Sides) -> Check:  # RULES.md 8: the factor the streak makes, cap
     return Check("nagari", s.carry > 1, s.carry, "carry" if s.carry > 1 else "no-carry", facts)
 
 
+def _push(s: _Sides) -> Check:
+    n = s.pushes or 0
+    facts = {"pushes": n, "cap": s.rules.push}
+    return Check("push", n > 0, push_factor(n), "pushed" if n else "no-push", facts)
+
+
 def _empty_loser(s: _Sides) -> Check:
     nothing = not s.loser_any
     facts = s.said({"loser_cards": s.loser_cards}, loser=True)
@@ -554,6 +604,7 @@ _CHECKS: Final[dict[str, Callable[[_Sides], Check]]] = {
     "gwangbak": _gwangbak,
     "gobak": _gobak,
     "nagari": _nagari,
+    "push": _push,
     "empty-loser": _empty_loser,
 }
 
@@ -563,8 +614,12 @@ def checked_rules(rules: RuleSet) -> tuple[str, ...]:
     return rules.checked
 
 
+def _checked(s: _Sides) -> tuple[str, ...]:
+    return s.rules.checked if s.pushes is None else s.rules.checked_in_evening
+
+
 def _checks(s: _Sides) -> list[Check]:
-    checks = [_CHECKS[rule](s) for rule in s.rules.checked]
+    checks = [_CHECKS[rule](s) for rule in _checked(s)]
     if checks and checks[-1].rule == "empty-loser" and checks[-1].applied:
         # RULES.md 8: a loser who captured nothing pays nothing, whatever else holds
         checks[:-1] = [Check(c.rule, False, 1, "exempt", c.facts) for c in checks[:-1]]
@@ -572,10 +627,12 @@ def _checks(s: _Sides) -> list[Check]:
 
 
 def _instant_checks(s: _Sides) -> tuple[Check, ...]:
-    """An instant win pays fixed points times the nagari carry; no other factor applies (RULES.md 8), and
-    the empty-loser exemption does not either (chongtong comes before anyone captures)."""
+    """An instant win pays fixed points times the nagari carry (and in an evening the push, RULES.md 11); no
+    other factor applies (RULES.md 8), and the empty-loser exemption does not either (chongtong comes before
+    anyone captures)."""
     return tuple(
-        _nagari(s) if rule == "nagari" else Check(rule, False, 1, "instant-win", {}) for rule in s.rules.checked
+        _nagari(s) if rule == "nagari" else _push(s) if rule == "push" else Check(rule, False, 1, "instant-win", {})
+        for rule in _checked(s)
     )
 
 

@@ -44,9 +44,20 @@ def _value(name: str, text: str) -> object:
     return text
 
 
+# The knobs of the evening (RULES.md 11; API.md v1.2, POST /v1/evening), which the spec's table of one hand lacks
+EVENING_KNOBS = {name for name, knob in KNOBS.items() if "(RULES.md 11)" in knob.doc}
+
+
 def test_rules_10_every_knob_of_the_table_exists_and_every_knob_is_in_the_table(rules_md):
     table = _preset_table(rules_md)
-    assert set(table["korean-2p"]) == set(KNOBS)
+    assert {"all_in", "limited_liability", "push"} == EVENING_KNOBS
+    assert set(table["korean-2p"]) == set(KNOBS) - EVENING_KNOBS
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_11_no_preset_plays_a_rule_of_the_evening(preset):
+    """The evening's knobs are off in every preset, so every preset settles as it did before they came."""
+    assert not any(getattr(PRESETS[preset], name) for name in EVENING_KNOBS)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
