@@ -16,15 +16,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 import requests
 
 from . import tables
-from .audit import AuditError
+from .audit import AuditError, RecordedError, payments_agree, read_recorded
 from .client import Answer, Client, Transport
 from .inputs import InputError, read_body
 from .words import LANGUAGES, language_from_environment
@@ -32,6 +33,7 @@ from .words import LANGUAGES, language_from_environment
 __all__ = ["main"]
 
 OK, REFUSED, USAGE = 0, 1, 2
+Render = Callable[[Mapping[str, Any], str], str]  # an answer's JSON and the language -> a table
 
 
 class UsageError(Exception):
@@ -64,11 +66,11 @@ def _status(answer: Answer) -> int:
     return OK if answer.ok else REFUSED if answer.status < 500 else USAGE
 
 
-def _show(args: argparse.Namespace, answer: Answer, render: Any) -> int:
+def _show(args: argparse.Namespace, answer: Answer, render: Render | None) -> int:
     """Print the answer (its JSON as sent, or a table) and return the exit status it makes."""
     if args.json:
         _print_json(answer)
-    elif answer.ok:
+    elif answer.ok and render is not None:
         print(render(answer.json(), args.lang))
     else:
         print(_problem_table(answer, args.lang))
@@ -107,8 +109,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Replay a log as an audit checks one line: legal or not, and whether its ``recorded`` payments (if any)
     agree with the ruling. ``id`` and ``recorded`` are not sent (they are the archive's, not the API's)."""
-    from .audit import RecordedError, payments_agree, read_recorded
-
     body = _input(args, log=True)
     body.pop("id", None)
     try:
@@ -131,13 +131,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    path = "/v1/rules" if args.preset is None else f"/v1/rules/{args.preset}"
+    path = "/v1/rules" if args.preset is None else f"/v1/rules/{quote(args.preset, safe='')}"
     return _show(args, _transport(args).request("GET", path), tables.rules)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the service in the foreground, exactly as `make run` does (gunicorn replaces this process)."""
-    from .server import gunicorn_command, service_folder
+    from .server import gunicorn_command
 
     env = dict(os.environ)
     for name, value in (("HOST", args.host), ("PORT", args.port), ("WORKERS", args.workers)):
@@ -146,7 +146,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     command = gunicorn_command()
     if not Path(command[0]).exists():
         raise UsageError(f"gunicorn is not installed beside {sys.executable}")
-    os.chdir(service_folder().parent)  # where the rule book is found in a development install
     sys.stdout.flush()
     os.execve(command[0], command, env)
     return OK  # not reached

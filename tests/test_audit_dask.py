@@ -14,7 +14,8 @@ import pytest
 from gostop.cluster import DaskCluster
 from tests.archives import simulated, spoil
 
-pytestmark = pytest.mark.xdist_group("dask")
+# with the fault tests' servers, never beside them: a cluster's audit takes both cores, and they count answers
+pytestmark = pytest.mark.xdist_group("resilience")
 
 GOSTOP = Path(sys.executable).with_name("gostop")
 
