@@ -62,6 +62,7 @@ __all__ = [
 LINE_LIMIT = 64 * 1024  # the service's body limit (README "Errors": 413 over 64 KiB)
 READ_SIZE = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
+SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several
 MAX_PLAYERS, MAX_ID_LENGTH, MAX_MOVES = 3, 64, 200  # /v1/replay's limits (openapi.yaml)
 BODY_FIELDS = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
 DEAL_FIELDS = frozenset({"layout", "hands", "stock", "shown"})
@@ -485,26 +486,30 @@ def _local(jobs: int) -> Iterator[tuple[Submit, int, str]]:
 @contextlib.contextmanager
 def _dask(address: str) -> Iterator[tuple[Submit, int, str]]:
     try:
+        import dask.config
         from distributed import Client as DaskClient
     except ImportError:
         raise AuditError("--scheduler needs Dask distributed: pip install 'gostop[dask]'") from None
     where = urlsplit(address if "://" in address else f"tcp://{address}")
-    try:  # a scheduler that is not there is said at once (Dask's client would try again for its whole timeout)
-        socket.create_connection((where.hostname or "", where.port or 8786), timeout=10).close()
-        client = DaskClient(address, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
-        raise AuditError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
-    try:
+    # A result kept by a worker that dies is fetched from it until this connect timeout (30 s by default)
+    # runs out, and only then computed again elsewhere: a few seconds is ample for a worker that is alive.
+    with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
+        try:  # a scheduler that is not there is said at once (Dask's client would try for its whole timeout)
+            socket.create_connection((where.hostname or "", where.port or 8786), timeout=10).close()
+            client = DaskClient(address, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+            raise AuditError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
         try:
-            client.wait_for_workers(1, timeout=30)
-        except TimeoutError:
-            raise AuditError(f"the Dask scheduler at {address} has no worker") from None
-        threads = sum(client.nthreads().values())
-        # the batch's bytes go in the task itself (not scattered): a task lost with its worker is run again
-        yield (lambda b: client.submit(audit_batch, *b, pure=False)), threads * 3, f"Dask at {address}"
-    finally:
-        client.close()
+            try:
+                client.wait_for_workers(1, timeout=30)
+            except TimeoutError:
+                raise AuditError(f"the Dask scheduler at {address} has no worker") from None
+            threads = sum(client.nthreads().values())
+            # the batch's bytes go in the task itself (not scattered): a task lost with its worker is run again
+            yield (lambda b: client.submit(audit_batch, *b, pure=False)), threads * 8, f"Dask at {address}"
+        finally:
+            client.close()
 
 
 class AuditError(Exception):
@@ -613,12 +618,17 @@ def run(
     progress: bool = False,
 ) -> Summary:
     """Audit the archives, writing the findings to ``out`` (stdout if None) in archive order, on ``jobs``
-    local processes (every core if None) or on the Dask cluster at ``scheduler``."""
-    reading = _Reading(total=sum(Path(a).stat().st_size for a in archives if a != "-" and Path(a).is_file()))
+    local processes or on the Dask cluster at ``scheduler``. By default every core works, but for archives
+    smaller than SMALL (read from files, not stdin) one process does: starting workers would cost more."""
+    files = [Path(a) for a in archives if a != "-" and Path(a).is_file()]
+    reading = _Reading(total=sum(f.stat().st_size for f in files))
+    if jobs is None:
+        small = len(files) == len(archives) and reading.total < SMALL
+        jobs = 1 if small else len(os.sched_getaffinity(0))
     summary = Summary()
     started = time.monotonic()
     bar = _Progress(reading, summary, started, progress)
-    runner = _dask(scheduler) if scheduler else _local(jobs or len(os.sched_getaffinity(0)))
+    runner = _dask(scheduler) if scheduler else _local(jobs)
     with _output(out) as sink, runner as (submit, window, where):
         summary.where = where
         pending: deque[_Pending] = deque()

@@ -221,7 +221,7 @@ def parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("archives", nargs="+", metavar="ARCHIVE", help="JSON Lines, gzip or not; - is stdin")
     sub.add_argument("--out", help="write the findings here (JSON Lines; gzip if it ends in .gz); default stdout")
-    sub.add_argument("--jobs", type=int, help="processes replaying hands (default: every core)")
+    sub.add_argument("--jobs", type=int, help="processes replaying hands (default: every core; 1 under 1 MiB)")
     sub.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed cluster")
     sub.add_argument("--batch", type=int, default=200, help="hands handed to a worker at once (default 200)")
     sub.add_argument("--json", action="store_true", help="print the summary as JSON")

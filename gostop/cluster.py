@@ -27,6 +27,7 @@ class DaskCluster:
         self.port = free_port()
         self.count = workers
         self.log_dir = log_dir or Path(tempfile.mkdtemp(prefix="gostop-dask-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
         self.start_timeout = start_timeout
         self.scheduler: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes]] = []

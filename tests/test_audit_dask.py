@@ -80,6 +80,7 @@ def test_a_worker_killed_in_the_middle_of_the_audit_loses_nothing(archive, local
         stdout, stderr = audit.communicate(timeout=300)
         assert audit.returncode == 1 and b"Traceback" not in stderr, (stderr.decode()[-3000:], cluster.logs())
     assert still_running and written_before < local_findings.count(b"\n")  # the kill came in the middle
+    assert "name: worker-0" in (tmp_path / "scheduler.log").read_text().split("Remove worker", 1)[1]
     assert out.read_bytes() == local_findings
     summary = stdout.decode()
     assert summary.startswith("audited 1,200 hands (") and f"findings: {spoiled}" in summary
