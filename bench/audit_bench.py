@@ -12,9 +12,11 @@ since noise on a shared machine only ever adds time):
 - `gostop audit --scheduler`: a Dask scheduler and two one-thread workers on loopback (gostop.cluster).
 
 Each audit is the console script as a user runs it, start-up included; its figure is the hands a second of
-its own summary, and the wall time of the command is shown beside it. Then the memory: the peak resident size
-of the audit's processes (the parent and its workers, summed, sampled every 20 ms from /proc) on
---memory-lines lines and on a tenth of them.
+its own summary, with the wall time of the command beside it. On a machine shared with other work those
+rates swing, so the CPU time every process of the run spent (the command's, its workers', and for Dask the
+scheduler's and workers' while it ran; sampled every 50 ms from /proc) is given per hand too: that is what
+the audit costs beyond the engine, whatever else the machine is doing. Then the memory: the peak resident
+size of the audit's processes, summed, on --memory-lines lines and on a tenth of them.
 
 Usage: python bench/audit_bench.py [--hands 2000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
 """
@@ -65,35 +67,29 @@ def write_archive(path: Path, hands: list[bytes], lines: int) -> None:
         out.write(deflate.flush())
 
 
-def engine_alone(hands: list[bytes]) -> float:
-    """Hands a second: parse and replay each line in this process."""
-    started = time.perf_counter()
+def engine_alone(hands: list[bytes]) -> tuple[float, float, float]:
+    """(hands a second, wall seconds, CPU microseconds a hand): parse and replay each line in this process."""
+    started, cpu = time.perf_counter(), time.process_time()
     for line in hands:
         body = orjson.loads(line)
         players = body["players"]
         replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
-    return len(hands) / (time.perf_counter() - started)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return len(hands) / wall, wall, cpu / len(hands) * 1e6
 
 
-def audit(archive: Path, *options: str) -> tuple[float, float]:
-    """(hands a second by the audit's own summary, wall seconds of the command)."""
-    started = time.perf_counter()
-    done = subprocess.run([GOSTOP, "audit", str(archive), "--json", *options], capture_output=True, check=False)
-    wall = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"gostop audit {options} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
-    summary = json.loads(done.stdout.splitlines()[-1])
-    return float(summary["hands_per_second"]), wall
-
-
-def _rss_kib(pid: int) -> int:
+def _proc(pid: int, field: str) -> int:
+    """VmRSS (KiB) or the CPU ticks (user + system) of a process, 0 once it is gone."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+        if field == "rss":
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+            return 0
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
     except OSError:
-        pass
-    return 0
+        return 0
 
 
 def _tree(pid: int) -> list[int]:
@@ -103,23 +99,57 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
+class Watch:
+    """The processes of a command (and ``others``, e.g. a cluster's), sampled every 50 ms from /proc: their
+    peak resident size summed, and the CPU each used while watched (its last sample before it exited)."""
+
+    def __init__(self, command: list[str], others: list[int]) -> None:
+        self.command, self.others = command, others
+        self.before = {pid: _proc(pid, "cpu") for pid in others}
+        self.cpu: dict[int, int] = {}
+        self.peak = 0
+
+    def run(self) -> tuple[bytes, float]:
+        """Run the command; its stdout and wall seconds."""
+        started = time.perf_counter()
+        proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        watcher = threading.Thread(target=self._watch, args=(proc,))
+        watcher.start()
+        out, err = proc.communicate()
+        watcher.join()
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(self.command)} failed ({proc.returncode}):\n{err.decode()[-2000:]}")
+        for pid in self.others:
+            self.cpu[pid] = _proc(pid, "cpu")
+        return out, time.perf_counter() - started
+
+    def _watch(self, proc: subprocess.Popen[bytes]) -> None:
+        while proc.poll() is None:
+            pids = _tree(proc.pid)
+            self.peak = max(self.peak, sum(_proc(p, "rss") for p in pids))
+            for pid in pids:
+                self.cpu[pid] = max(self.cpu.get(pid, 0), _proc(pid, "cpu"))
+            time.sleep(0.05)
+
+    def cpu_seconds(self) -> float:
+        ticks = sum(used - self.before.get(pid, 0) for pid, used in self.cpu.items())
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def audit(archive: Path, *options: str, others: list[int] | None = None) -> tuple[float, float, float]:
+    """(hands a second by the audit's own summary, wall seconds, CPU microseconds a hand over every process
+    that worked: the command's own and ``others``)."""
+    watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [])
+    out, wall = watch.run()
+    summary = json.loads(out.splitlines()[-1])
+    return float(summary["hands_per_second"]), wall, watch.cpu_seconds() / summary["hands"] * 1e6
+
+
 def peak_memory(archive: Path) -> tuple[int, float]:
     """(peak resident KiB of the audit's processes summed, seconds) for `gostop audit` of ``archive``."""
-    started = time.perf_counter()
-    proc = subprocess.Popen([GOSTOP, "audit", str(archive), "--out", os.devnull], stdout=subprocess.DEVNULL)
-    peak = 0
-
-    def watch() -> None:
-        nonlocal peak
-        while proc.poll() is None:
-            peak = max(peak, sum(_rss_kib(p) for p in _tree(proc.pid)))
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    proc.wait()
-    watcher.join()
-    return peak, time.perf_counter() - started
+    watch = Watch([GOSTOP, "audit", str(archive), "--out", os.devnull], [])
+    _, wall = watch.run()
+    return watch.peak, wall
 
 
 def main() -> None:
@@ -137,22 +167,28 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, DaskCluster(workers=2, log_dir=Path(tmp)) as cluster:
         archive = Path(tmp) / "archive.jsonl.gz"
         write_archive(archive, hands, args.lines)
+        cluster_pids = [p.pid for p in (cluster.scheduler, *cluster.workers) if p is not None]
         cases = {
-            "engine alone, this process (1 core)": lambda: (engine_alone(hands), 0.0),
+            "engine alone, this process (1 core)": lambda: engine_alone(hands),
             "gostop audit --jobs 1": lambda: audit(archive, "--jobs", "1", "--quiet"),
             f"gostop audit (--jobs {cores}, every core)": lambda: audit(archive, "--quiet"),
-            "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(archive, "--scheduler", cluster.address),
+            "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(
+                archive, "--scheduler", cluster.address, others=cluster_pids
+            ),
         }
-        best = {name: (0.0, 0.0) for name in cases}
+        best = {name: (0.0, 0.0, 0.0) for name in cases}
+        cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.rounds):
             for name, run in cases.items():
-                rate, wall = run()
+                rate, wall, used = run()
+                cpu[name].append(used)
                 if rate > best[name][0]:
-                    best[name] = (rate, wall)
+                    best[name] = (rate, wall, used)
         floor = best["engine alone, this process (1 core)"][0]
-        print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'command wall s':>15}")
-        for name, (rate, wall) in best.items():
-            print(f"{name:46} {rate:9,.0f} {rate / floor:14.2f} {wall:15.2f}")
+        print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22}")
+        for name, (rate, wall, _) in best.items():
+            spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
+            print(f"{name:46} {rate:9,.0f} {rate / floor:14.2f} {wall:7.2f} {spread:>22}")
         if args.memory_lines:
             for lines in (args.memory_lines // 10, args.memory_lines):
                 path = Path(tmp) / f"memory-{lines}.jsonl.gz"
