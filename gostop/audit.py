@@ -471,11 +471,15 @@ def _local(jobs: int) -> Iterator[tuple[Submit, int, str]]:
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
     # forkserver: workers forked from a clean process that has imported the engine once (a fork of the caller
     # could inherit its threads' locks); each worker then costs a fork, not an interpreter's start-up
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["gostop.audit"])
+    context: BaseContext = multiprocessing.get_context("spawn")  # where there is no forkserver (Windows)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(["gostop.audit"])
+        context = forkserver
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         yield (lambda b: pool.submit(audit_batch, *b)), jobs * 3, f"{jobs} local processes"

@@ -130,17 +130,22 @@ def test_the_same_findings_whatever_the_jobs_batches_compression_and_source(spoi
     archive, _ = spoiled
     reference = gostop("audit", str(archive), "--jobs", "1").stdout
     assert reference.count(b"\n") == len(spoiled[1])
+    for argv in (["--jobs", "2", "--batch", "1"], ["--jobs", "3", "--batch", "7"]):
+        assert gostop("audit", str(archive), *argv).stdout == reference, argv
+
+    def audited(path: Path, **options) -> bytes:  # in this process: the same code, without a start-up each
+        out = tmp_path / "findings.jsonl"
+        audit.run([str(path)], out=str(out), jobs=1, **options)
+        return out.read_bytes().replace(str(path).encode(), str(archive).encode())
+
     zipped = tmp_path / "spoiled.jsonl.gz"
     zipped.write_bytes(gzip.compress(archive.read_bytes()))
-    for argv in (["--jobs", "2"], ["--jobs", "2", "--batch", "1"], ["--jobs", "3", "--batch", "7"]):
-        assert gostop("audit", str(archive), *argv).stdout == reference, argv
-    assert gostop("audit", str(zipped)).stdout == reference.replace(str(archive).encode(), str(zipped).encode())
     lines = archive.read_bytes().splitlines(keepends=True)
     members = tmp_path / "members.jsonl.gz"  # several gzip members, and the zero padding some writers leave
     members.write_bytes(gzip.compress(b"".join(lines[:25])) + gzip.compress(b"".join(lines[25:])) + bytes(16))
-    assert gostop("audit", str(members)).stdout == reference.replace(str(archive).encode(), str(members).encode())
+    assert audited(zipped) == audited(members) == audited(archive, batch=13) == reference
     assert gostop("audit", "-", stdin=zipped.read_bytes()).stdout == reference.replace(str(archive).encode(), b"-")
-    gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl.gz"))
+    audit.run([str(archive)], out=str(tmp_path / "f.jsonl.gz"), jobs=1)
     assert gzip.decompress((tmp_path / "f.jsonl.gz").read_bytes()) == reference
 
 
