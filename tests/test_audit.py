@@ -20,6 +20,8 @@ from tests.archives import simulated, spoil
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("programs")
+# several audit processes at once: never beside the fault tests, which count on the cores (as the Dask tests)
+BUSY = pytest.mark.xdist_group("resilience")
 
 GOSTOP = Path(sys.executable).with_name("gostop")
 DATA = sorted((ROOT / "tests" / "data").glob("*.json"))
@@ -126,6 +128,7 @@ def test_every_game_log_of_the_tests_gets_the_verdict_the_api_gives(client, tmp_
     assert refused >= 5 and len(found) == refused
 
 
+@BUSY
 def test_the_same_findings_whatever_the_jobs_batches_compression_and_source(spoiled, tmp_path):
     archive, _ = spoiled
     reference = gostop("audit", str(archive), "--jobs", "1").stdout
@@ -254,6 +257,7 @@ def test_an_engine_failure_on_a_line_is_a_finding_and_the_audit_goes_on(hands, t
     assert "a bug" in finding["detail"] and summary.hands == 3
 
 
+@BUSY
 def test_memory_stays_flat_however_long_the_archive(tmp_path):
     """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB):
     lines are read, handed out and written a batch at a time, and nothing is kept per line. Measured as the
@@ -305,6 +309,7 @@ def test_the_progress_bar_shows_on_a_terminal_only(spoiled):
     assert b"\r" not in quiet.stderr + quiet.stdout
 
 
+@BUSY
 def test_without_jobs_every_core_works_unless_the_archive_is_small(tmp_path):
     cores = len(os.sched_getaffinity(0))
     for count, where in ((10_000, "1 process"), (30_000, f"{cores} local processes" if cores > 1 else "1 process")):
