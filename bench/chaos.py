@@ -27,7 +27,6 @@ from pathlib import Path
 
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, lua_string, wrk
 from hostile import (
-    Server,
     cpu_seconds,
     flood,
     kill_a_worker,
@@ -38,7 +37,8 @@ from hostile import (
     slow_clients,
 )
 
-from service.worker import REFUSAL_SLOTS  # found through common, which puts the project on sys.path
+from gostop.server import Server
+from service.worker import REFUSAL_SLOTS
 
 BODIES = [("/v1/score", SCORE_BODY), ("/v1/settle", SETTLE_BODY), ("/v1/replay", REPLAY_BODY)]
 MIX = mix(BODIES)

@@ -1,10 +1,9 @@
 """Hostile and faulty clients against a live gostop server, for tests/test_resilience.py and bench/chaos.py.
 
-The server is started exactly as `make run` starts it (``gunicorn -c service/gunicorn.conf.py
-service.wsgi:app``, settings from the environment) on a free loopback port. Clients speak raw HTTP/1.1 over
-asyncio streams, so that each can misbehave in its own way and every failure is tied to the connection (its
-local port) and the moment it happened. /proc gives the server's side: its workers, the connections each
-holds, their open files and resident memory.
+The server is ``gostop.server.Server``: started exactly as `make run` starts it, on a free loopback port.
+Clients speak raw HTTP/1.1 over asyncio streams, so that each can misbehave in its own way and every failure
+is tied to the connection (its local port) and the moment it happened. /proc gives the server's side: the
+connections each worker holds, their open files and resident memory.
 """
 
 from __future__ import annotations
@@ -17,40 +16,18 @@ import os
 import random
 import signal
 import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prometheus_client.parser import text_string_to_metric_families
+from gostop.server import HOST, Server
 
 ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 
 
-# --- the server and what /proc says about it ------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (gunicorn's workers, for its master)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError):
-                stat = Path(f"/proc/{entry}/stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
-    return sorted(found)
+# --- what /proc says about the server ----------------------------------------------------------------
 
 
 def rss_kib(pid: int) -> int:
@@ -98,89 +75,6 @@ def client_ports_of(pid: int, port: int) -> set[int]:
     return {
         remote for local, remote, state, inode in _tcp_rows() if local == port and state == "01" and inode in inodes
     }
-
-
-class Server:
-    """gostop (or ``app``) under gunicorn as `make run` starts it, with ``env`` added to the environment (PORT
-    is free). Entered, it returns once every worker has loaded the app."""
-
-    def __init__(
-        self, env: dict[str, str] | None = None, log_path: Path | None = None, app: str = "service.wsgi:app"
-    ) -> None:
-        self.app = app
-        self.port = free_port()
-        self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), **(env or {})}
-        self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # a fresh metrics directory per server
-        # the config's default (service/gunicorn.conf.py), to know when every worker is up
-        self.expected_workers = int(self.env.get("WORKERS", min(4, (os.cpu_count() or 1) * 2)))
-        self.log_path = log_path or Path(tempfile.gettempdir()) / f"gostop-hostile-{self.port}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> Server:
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(
-                [str(gunicorn), "-c", "service/gunicorn.conf.py", self.app],
-                cwd=ROOT,
-                env=self.env,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-        deadline = time.monotonic() + 30
-        while not (self.answering() and len(self.workers()) == self.expected_workers):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"gunicorn did not start:\n{self.log()}")
-            time.sleep(0.05)
-        for _ in range(self.expected_workers * 4):  # every worker has loaded the app (each answers in turn)
-            self.answering()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.kill()
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def workers(self) -> list[int]:
-        return children(self.pid)
-
-    def _health(self) -> int | None:
-        """The status GET /healthz answers (the bare app of the benchmarks answers 404), or None."""
-        try:
-            answer = exchange(self.port, http_request("GET", "/healthz", keep_alive=False), expect=1, timeout=2)
-        except OSError:
-            return None
-        return answer.responses[0].status if answer.responses else None
-
-    def healthy(self) -> bool:
-        return self._health() == 200
-
-    def answering(self) -> bool:
-        return self._health() is not None
-
-    def get(self, path: str) -> Response:
-        (response,) = exchange(self.port, http_request("GET", path, keep_alive=False), expect=1).responses
-        return response
-
-    def samples(self, name: str) -> list[tuple[dict[str, str], float]]:
-        """The samples of one metric in /metrics (e.g. ``gostop_requests_total``): (labels, value) each."""
-        text = self.get("/metrics").body.decode()
-        return [(s.labels, s.value) for f in text_string_to_metric_families(text) for s in f.samples if s.name == name]
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 @contextlib.contextmanager

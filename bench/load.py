@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
-from hostile import HOST, Server, server_errors
+from hostile import server_errors
+
+from gostop.server import HOST, Server
 
 MIX = [("/v1/score", SCORE_BODY), ("/v1/settle", SETTLE_BODY), ("/v1/replay", REPLAY_BODY)]
 

@@ -18,7 +18,9 @@ import os
 import statistics
 
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
-from hostile import children, cpu_seconds, serving
+from hostile import cpu_seconds, serving
+
+from gostop.server import children
 
 # name: (environment, a new connection for every request)
 MODELS = {

@@ -1,6 +1,7 @@
 """Seeded random hands, played with ``GameState.legal_moves``: example logs for tests, docs and bugs.
 
 python -m engine.simulate --preset korean-2p --seed 1     # prints a POST /v1/replay body
+python -m engine.simulate --count 1000 --jsonl > hands.jsonl  # an archive for `gostop audit`, a hand a line
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from .cards import Kind
 from .game import GameState
 from .moves import Expect
+from .replay import replay
 from .rules import RuleSet, resolve
 
 __all__ = ["deal", "simulate"]
@@ -64,9 +66,22 @@ def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Print a random hand as a POST /v1/replay request body.")
     parser.add_argument("--preset", default="korean-2p")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the (first) hand")
+    parser.add_argument("--count", type=int, default=1, help="how many hands, seeds counting up from --seed")
+    parser.add_argument(
+        "--jsonl", action="store_true", help="one hand a line, with an id and its recorded payments (an archive)"
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(simulate(args.preset, args.seed), indent=1))
+    for seed in range(args.seed, args.seed + args.count):
+        body = simulate(args.preset, seed)
+        if not args.jsonl:
+            print(json.dumps(body, indent=1))
+            continue
+        # a line of an audit archive (gostop audit): an id, the body, and the payments its ruling makes
+        settled = replay(body["players"], resolve(body["rules"]), body["deal"], body["moves"]).settlement
+        paid = [{"from": p.payer, "to": p.payee, "points": p.points} for p in settled.payments] if settled else []
+        line = {"id": f"{args.preset}-{seed}", **body, "recorded": {"payments": paid}}
+        print(json.dumps(line, separators=(",", ":")))
     return 0
 
 

@@ -5,7 +5,7 @@ import time
 import pytest
 import requests
 
-from bench.hostile import Server
+from gostop.server import Server
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("gunicorn")

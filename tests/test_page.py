@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from bench.hostile import Server
+from gostop.server import Server
 from tests.conftest import ROOT, SPEC_DIR
 
 pytestmark = pytest.mark.xdist_group("browser")

@@ -16,7 +16,6 @@ import yaml
 
 from bench.common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 from bench.hostile import (
-    Server,
     exchange,
     flood,
     http_request,
@@ -26,6 +25,7 @@ from bench.hostile import (
     sigterm_during_load,
     slow_clients,
 )
+from gostop.server import Server
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("resilience")  # one live server at a time, on one xdist worker

@@ -1,0 +1,204 @@
+"""Hands audited a second by `gostop audit`, on this machine's cores and on a two-worker Dask cluster, beside the
+engine alone; and the audit's memory on a million lines.
+
+The archive is --hands simulated hands (korean-2p and korean-3p, from `python -m engine.simulate --jsonl`)
+repeated under new ids to --lines lines, gzip. Measured side by side, in interleaved rounds (best of each kept,
+since noise on a shared machine only ever adds time):
+
+- the engine alone: this process parses each line with orjson and replays it (engine.replay, settled), one
+  core: the most any audit can do per core;
+- `gostop audit --jobs 1`: one process reads and audits (the audit's own cost is the gap to the engine);
+- `gostop audit`: every core (--jobs 2 here: the parent reads while two processes replay);
+- `gostop audit --scheduler`: a Dask scheduler and two one-thread workers on loopback (gostop.cluster).
+
+Each audit is the console script as a user runs it, start-up included; its figure is the hands a second of
+its own summary, with the wall time of the command beside it. On a machine shared with other work those
+rates swing, so the CPU time every process of the run spent (the command's, its workers', and for Dask the
+scheduler's and workers' while it ran; sampled every 50 ms from /proc) is given per hand too: that is what
+the audit costs beyond the engine, whatever else the machine is doing. Then the memory: the peak resident
+size of the audit's processes, summed, on --memory-lines lines and on a tenth of them.
+
+Usage: python bench/audit_bench.py [--hands 2000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import orjson
+
+import engine
+from engine import replay, resolve
+from gostop.cluster import DaskCluster
+from gostop.server import children
+
+GOSTOP = str(Path(sys.executable).with_name("gostop"))
+
+
+def simulated(hands: int) -> list[bytes]:
+    lines: list[bytes] = []
+    for preset, count in (("korean-2p", hands - hands // 2), ("korean-3p", hands // 2)):
+        # engine.simulate's command line, called rather than run with -m (a compiled module has no code to run)
+        call = "from engine.simulate import main; main()"
+        command = [sys.executable, "-c", call, "--preset", preset, "--count", str(count), "--jsonl"]
+        lines += subprocess.run(command, capture_output=True, check=True).stdout.splitlines()
+    return lines
+
+
+def write_archive(path: Path, hands: list[bytes], lines: int) -> None:
+    """``lines`` lines, the hands over and over, each copy's ids made new; gzip (fast level)."""
+    deflate = zlib.compressobj(1, wbits=31)
+    with open(path, "wb") as out:
+        written, copy = 0, 0
+        while written < lines:
+            block = [line.replace(b'{"id":"', b'{"id":"%d-' % copy, 1) for line in hands[: lines - written]]
+            out.write(deflate.compress(b"\n".join(block) + b"\n"))
+            written += len(block)
+            copy += 1
+        out.write(deflate.flush())
+
+
+def engine_alone(hands: list[bytes]) -> tuple[float, float, float]:
+    """(hands a second, wall seconds, CPU microseconds a hand): parse and replay each line in this process."""
+    started, cpu = time.perf_counter(), time.process_time()
+    for line in hands:
+        body = orjson.loads(line)
+        players = body["players"]
+        replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return len(hands) / wall, wall, cpu / len(hands) * 1e6
+
+
+def _proc(pid: int, field: str) -> int:
+    """VmRSS (KiB) or the CPU ticks (user + system) of a process, 0 once it is gone."""
+    try:
+        if field == "rss":
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+            return 0
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0
+
+
+def _tree(pid: int) -> list[int]:
+    found = [pid]
+    for child in children(pid):
+        found += _tree(child)
+    return found
+
+
+class Watch:
+    """The processes of a command (and ``others``, e.g. a cluster's), sampled every 50 ms from /proc: their
+    peak resident size summed, and the CPU each used while watched (its last sample before it exited)."""
+
+    def __init__(self, command: list[str], others: list[int]) -> None:
+        self.command, self.others = command, others
+        self.before = {pid: _proc(pid, "cpu") for pid in others}
+        self.cpu: dict[int, int] = {}
+        self.peak = 0
+
+    def run(self) -> tuple[bytes, float]:
+        """Run the command; its stdout and wall seconds."""
+        started = time.perf_counter()
+        proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        watcher = threading.Thread(target=self._watch, args=(proc,))
+        watcher.start()
+        out, err = proc.communicate()
+        watcher.join()
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(self.command)} failed ({proc.returncode}):\n{err.decode()[-2000:]}")
+        for pid in self.others:
+            self.cpu[pid] = _proc(pid, "cpu")
+        return out, time.perf_counter() - started
+
+    def _watch(self, proc: subprocess.Popen[bytes]) -> None:
+        while proc.poll() is None:
+            pids = _tree(proc.pid)
+            self.peak = max(self.peak, sum(_proc(p, "rss") for p in pids))
+            for pid in pids:
+                self.cpu[pid] = max(self.cpu.get(pid, 0), _proc(pid, "cpu"))
+            time.sleep(0.05)
+
+    def cpu_seconds(self) -> float:
+        ticks = sum(used - self.before.get(pid, 0) for pid, used in self.cpu.items())
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def audit(archive: Path, *options: str, others: list[int] | None = None) -> tuple[float, float, float]:
+    """(hands a second by the audit's own summary, wall seconds, CPU microseconds a hand over every process
+    that worked: the command's own and ``others``)."""
+    watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [])
+    out, wall = watch.run()
+    summary = json.loads(out.splitlines()[-1])
+    return float(summary["hands_per_second"]), wall, watch.cpu_seconds() / summary["hands"] * 1e6
+
+
+def peak_memory(archive: Path) -> tuple[int, float]:
+    """(peak resident KiB of the audit's processes summed, seconds) for `gostop audit` of ``archive``."""
+    watch = Watch([GOSTOP, "audit", str(archive), "--out", os.devnull], [])
+    _, wall = watch.run()
+    return watch.peak, wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=2000, help="distinct simulated hands")
+    parser.add_argument("--lines", type=int, default=40_000, help="lines of the archive timed")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--memory-lines", type=int, default=1_000_000, help="0: skip the memory runs")
+    args = parser.parse_args()
+    # engine.COMPILED says which build runs; without it, a compiled engine is told by its extension module
+    build = "compiled" if getattr(engine, "COMPILED", not str(engine.__file__).endswith(".py")) else "pure"
+    cores = len(os.sched_getaffinity(0))
+    print(f"engine build: {build}; {cores} cores; {args.lines:,} lines from {args.hands:,} simulated hands, gzip")
+    hands = simulated(args.hands)
+    with tempfile.TemporaryDirectory() as tmp, DaskCluster(workers=2, log_dir=Path(tmp)) as cluster:
+        archive = Path(tmp) / "archive.jsonl.gz"
+        write_archive(archive, hands, args.lines)
+        cluster_pids = [p.pid for p in (cluster.scheduler, *cluster.workers) if p is not None]
+        cases = {
+            "engine alone, this process (1 core)": lambda: engine_alone(hands),
+            "gostop audit --jobs 1": lambda: audit(archive, "--jobs", "1", "--quiet"),
+            f"gostop audit (--jobs {cores}, every core)": lambda: audit(archive, "--quiet"),
+            "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(
+                archive, "--scheduler", cluster.address, others=cluster_pids
+            ),
+        }
+        best = {name: (0.0, 0.0, 0.0) for name in cases}
+        cpu: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.rounds):
+            for name, run in cases.items():
+                rate, wall, used = run()
+                cpu[name].append(used)
+                if rate > best[name][0]:
+                    best[name] = (rate, wall, used)
+        floor = best["engine alone, this process (1 core)"][0]
+        print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22}")
+        for name, (rate, wall, _) in best.items():
+            spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
+            print(f"{name:46} {rate:9,.0f} {rate / floor:14.2f} {wall:7.2f} {spread:>22}")
+        if args.memory_lines:
+            for lines in (args.memory_lines // 10, args.memory_lines):
+                path = Path(tmp) / f"memory-{lines}.jsonl.gz"
+                write_archive(path, hands, lines)
+                peak, seconds = peak_memory(path)
+                path.unlink()
+                print(
+                    f"memory: {lines:>9,} lines  peak resident {peak / 1024:6.1f} MiB (all processes)  {seconds:6.1f} s"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""A Python client of the gostop HTTP service, on requests.
+
+    with gostop.Client("http://127.0.0.1:8000", language="ko") as client:
+        ruling = client.settle(rules="korean-2p", winner="A", players=[...])
+
+Each method sends one request and returns the answer's JSON. An answer that is not a success is raised as one
+exception type, ``ProblemError``, carrying its ``status``, ``code``, ``detail`` and the problem's facts (the
+culprit ``move_index``, ``player``, ``card``, ``knob``, a validation error's ``errors``...). A request that
+could not reach the service (connection refused or reset) and an answer 503 (the service is starting, draining
+or full) are tried again after a backoff, waiting at least what ``Retry-After`` asks; a 4xx never is. One
+``requests.Session`` carries every request, so connections are kept alive.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, Protocol
+from urllib.parse import quote
+
+import orjson
+import requests
+
+__all__ = ["Answer", "Client", "ProblemError", "Transport"]
+
+JSON = "application/json"
+PROBLEM = "application/problem+json"
+_PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
+
+
+class Answer(NamedTuple):
+    """One answer as the service sent it: its status, media type and body bytes."""
+
+    status: int
+    content_type: str
+    body: bytes
+
+    @property
+    def ok(self) -> bool:
+        return self.status < 400
+
+    def json(self) -> Any:
+        return orjson.loads(self.body)
+
+
+class Transport(Protocol):
+    """Whatever answers gostop's requests: the HTTP service (``Client``) or the service in process."""
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> Answer: ...
+
+
+class ProblemError(Exception):
+    """An answer that is not a success: a problem (RFC 9457), or whatever else a proxy put in its place.
+
+    ``status`` is the HTTP status; ``code`` the stable code of the problem (None if the body is no problem);
+    ``detail`` the sentence, in the language asked for; ``facts`` every other field of the problem (such as
+    ``move_index``, ``player``, ``card``, ``knob``, ``errors``); ``body`` the whole problem as sent.
+    """
+
+    def __init__(self, status: int, body: Mapping[str, Any] | None = None, *, text: str = "") -> None:
+        self.body: dict[str, Any] = dict(body or {})
+        self.status = status
+        self.code: str | None = self.body.get("code")
+        self.title: str = self.body.get("title", "")
+        self.detail: str = self.body.get("detail") or text or f"HTTP {status}"
+        self.facts: dict[str, Any] = {k: v for k, v in self.body.items() if k not in _PROBLEM_FIELDS}
+        super().__init__(f"{status} {self.code}: {self.detail}" if self.code else f"{status}: {self.detail}")
+
+    @property
+    def move_index(self) -> int | None:
+        """The move a refused log breaks at (0-based), when the problem names one."""
+        index = self.facts.get("move_index")
+        return index if isinstance(index, int) else None
+
+    @classmethod
+    def from_answer(cls, answer: Answer) -> ProblemError:
+        try:
+            body = answer.json()
+        except orjson.JSONDecodeError:
+            body = None
+        if isinstance(body, dict):
+            return cls(answer.status, body)
+        return cls(answer.status, text=answer.body[:200].decode("utf-8", "replace").strip())
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds a ``Retry-After`` header asks to wait (a number of seconds or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class Client:
+    """The gostop service at ``base_url`` (e.g. ``http://127.0.0.1:8000``).
+
+    ``language`` (``ko`` or ``en``; None: the service's default) is sent as ``Accept-Language``; ``timeout``
+    bounds each attempt in seconds; ``retries`` is how many times a request that could not connect or was
+    answered 503 is tried again, waiting ``backoff`` seconds, then twice as long each time (at least what the
+    service's ``Retry-After`` asks). An answer asking to wait longer than ``max_wait`` is not waited for: its
+    503 is raised. Use it as a context manager, or call ``close``, to close its connections.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        language: str | None = None,
+        *,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.2,
+        max_wait: float = 30.0,
+        session: requests.Session | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.language = language
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.max_wait = max_wait
+        self.session = session or requests.Session()
+        self._sleep = sleep
+        self.session.headers["Accept"] = f"{JSON}, {PROBLEM}"
+        if language:
+            self.session.headers["Accept-Language"] = language
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __repr__(self) -> str:
+        return f"Client({self.base_url!r}, language={self.language!r})"
+
+    # --- the endpoints ----------------------------------------------------------------------------------
+
+    def score(self, body: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+        """POST /v1/score: one player's combination score, e.g. ``score(cards=[...], rules="korean-2p")``.
+        The request body is ``body`` updated with ``fields`` (the API's field names)."""
+        return self._post("/v1/score", body, fields)
+
+    def settle(self, body: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+        """POST /v1/settle: who pays whom, with every rule checked (``players``, ``winner``, ``stake``...)."""
+        return self._post("/v1/settle", body, fields)
+
+    def replay(self, body: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+        """POST /v1/replay: a move log judged move by move (``players``, ``deal``, ``moves``...); an illegal
+        move is raised as a ProblemError whose ``move_index`` names it."""
+        return self._post("/v1/replay", body, fields)
+
+    def rules(self, preset: str | None = None) -> dict[str, Any]:
+        """GET /v1/rules (the presets), or GET /v1/rules/{preset} (that preset's every knob)."""
+        path = "/v1/rules" if preset is None else f"/v1/rules/{quote(preset, safe='')}"
+        answer: dict[str, Any] = self._json(self.request("GET", path))
+        return answer
+
+    def cards(self) -> list[dict[str, Any]]:
+        """GET /v1/cards: the deck, each card with its month, kind, junk units and names."""
+        cards: list[dict[str, Any]] = self._json(self.request("GET", "/v1/cards"))["cards"]
+        return cards
+
+    # --- the transport ----------------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> Answer:
+        """One request, tried again on a connection error or a 503 as the class says; the answer as it came
+        (whatever its status). Raises requests.ConnectionError when every try failed to connect."""
+        headers = {"Content-Type": JSON} if body is not None else None
+        attempt = 0
+        while True:
+            try:
+                response = self.session.request(
+                    method, self.base_url + path, data=body, headers=headers, timeout=self.timeout
+                )
+            except requests.ConnectionError:
+                if attempt >= self.retries:
+                    raise
+                wait = self._backoff(attempt)
+            else:
+                answer = Answer(response.status_code, response.headers.get("Content-Type", ""), response.content)
+                if response.status_code != 503 or attempt >= self.retries:
+                    return answer
+                asked = retry_after(response.headers.get("Retry-After"))
+                if asked is not None and asked > self.max_wait:
+                    return answer
+                wait = max(self._backoff(attempt), asked or 0.0)
+            self._sleep(wait)
+            attempt += 1
+
+    def _backoff(self, attempt: int) -> float:
+        return min(self.backoff * float(2**attempt), self.max_wait)
+
+    def _post(self, path: str, body: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> dict[str, Any]:
+        sent = {**(body or {}), **fields}
+        answer: dict[str, Any] = self._json(self.request("POST", path, orjson.dumps(sent)))
+        return answer
+
+    @staticmethod
+    def _json(answer: Answer) -> Any:
+        if not answer.ok:
+            raise ProblemError.from_answer(answer)
+        return answer.json()

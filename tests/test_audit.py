@@ -1,0 +1,328 @@
+"""`gostop audit` on local processes: an archive with spoiled lines gives exactly those findings, each with the
+code /v1/replay answers for the line; the faults (a truncated or corrupt gzip, 70 KB of garbage, an empty
+archive) are each reported with nothing lost; memory stays flat however long the archive is."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gostop import audit
+from tests.archives import simulated, spoil
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.xdist_group("programs")
+# several audit processes at once: never beside the fault tests, which count on the cores (as the Dask tests)
+BUSY = pytest.mark.xdist_group("resilience")
+
+GOSTOP = Path(sys.executable).with_name("gostop")
+DATA = sorted((ROOT / "tests" / "data").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def hands() -> list[bytes]:
+    return simulated("korean-2p", 40) + simulated("korean-3p", 20)
+
+
+@pytest.fixture(scope="module")
+def spoiled(hands, tmp_path_factory):
+    data, expected = spoil(hands)
+    path = tmp_path_factory.mktemp("archives") / "spoiled.jsonl"
+    path.write_bytes(data)
+    return path, expected
+
+
+def gostop(*argv: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The command; an audit on one process unless the test says otherwise, so that the suite's other
+    worker (and its timing-bound fault tests) keeps a core."""
+    if argv[0] == "audit" and "--jobs" not in argv:
+        argv = (*argv, "--jobs", "1")
+    return subprocess.run([str(GOSTOP), *argv], input=stdin, capture_output=True, timeout=300)
+
+
+def findings(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as f:
+        return [json.loads(line) for line in f]
+
+
+def kinds(found: list[dict]) -> list[tuple[int, str, str]]:
+    return [(f["line"], f["kind"], f["code"]) for f in found]
+
+
+# --- what is found ---------------------------------------------------------------------------------------
+
+
+def test_an_archive_with_spoiled_lines_gives_exactly_those_findings(spoiled, tmp_path):
+    archive, expected = spoiled
+    done = gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl"), "--json")
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    found = findings(tmp_path / "f.jsonl")
+    assert kinds(found) == expected
+    assert {f["archive"] for f in found} == {str(archive)}
+    summary = json.loads(done.stdout)
+    assert summary["hands"] == 60 and summary["findings"] == len(expected)  # the blank line is no hand
+    assert (
+        summary["by_kind"]["invalid"]["validation-error"] == 2
+        and summary["by_kind"]["illegal"]["card-not-in-hand"] == 1
+    )
+
+
+def test_each_finding_says_what_the_line_did_wrong(spoiled, tmp_path):
+    archive, _ = spoiled
+    gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl"))
+    by_code = {f["code"]: f for f in findings(tmp_path / "f.jsonl")}
+    illegal = by_code["card-not-in-hand"]
+    assert illegal["id"] == "korean-2p-4" and illegal["move_index"] == 3
+    assert illegal["facts"] == {"player": illegal["facts"]["player"], "card": "jan-bright", "action": "play"}
+    differ = by_code["payments-differ"]
+    assert differ["recorded"][0]["points"] == differ["ruled"][0]["points"] + 1
+    assert differ["recorded"][1:] == differ["ruled"][1:]
+    assert by_code["unfinished"]["ruled"] is None and by_code["unfinished"]["recorded"]
+    assert by_code["body-too-large"]["id"] is None and len(by_code["body-too-large"]["excerpt"]) == 80
+    assert by_code["bad-deal"]["facts"]["card"] == "jan-brite"
+    assert by_code["not-json"]["detail"]  # orjson's message: what and where
+
+
+def test_the_audit_refuses_exactly_what_the_api_refuses(spoiled, client, tmp_path):
+    """Every line the audit calls illegal or not of the API's shape is answered 422 by POST /v1/replay with the
+    same code (the audit calls the engine itself, so this holds the two together)."""
+    archive, _ = spoiled
+    gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl"))
+    lines = archive.read_bytes().split(b"\n")
+    checked = 0
+    for finding in findings(tmp_path / "f.jsonl"):
+        if finding["kind"] == "illegal" or finding["code"] == "validation-error":
+            body = orjson.loads(lines[finding["line"] - 1])
+            body.pop("id", None), body.pop("recorded", None)
+            answer = client.post("/v1/replay", json=body)
+            assert (answer.status_code, answer.get_json()["code"]) == (422, finding["code"])
+            assert answer.get_json().get("move_index") == finding.get("move_index")
+            checked += 1
+    assert checked == 6
+
+
+def test_every_game_log_of_the_tests_gets_the_verdict_the_api_gives(client, tmp_path):
+    archive = tmp_path / "logs.jsonl"
+    bodies = [json.loads(p.read_text(encoding="utf-8"))["request"] for p in DATA]
+    archive.write_bytes(b"".join(orjson.dumps({"id": p.stem, **b}) + b"\n" for p, b in zip(DATA, bodies, strict=True)))
+    gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl"))
+    found = {f["id"]: f for f in findings(tmp_path / "f.jsonl")}
+    refused = 0
+    for path, body in zip(DATA, bodies, strict=True):
+        answer = client.post("/v1/replay", json=body)
+        if answer.status_code == 200:
+            assert path.stem not in found
+        else:
+            assert found[path.stem]["code"] == answer.get_json()["code"]
+            assert found[path.stem]["move_index"] == answer.get_json().get("move_index")
+            refused += 1
+    assert refused >= 5 and len(found) == refused
+
+
+@BUSY
+def test_the_same_findings_whatever_the_jobs_batches_compression_and_source(spoiled, tmp_path):
+    archive, _ = spoiled
+    reference = gostop("audit", str(archive), "--jobs", "1").stdout
+    assert reference.count(b"\n") == len(spoiled[1])
+    for argv in (["--jobs", "2", "--batch", "1"], ["--jobs", "3", "--batch", "7"]):
+        assert gostop("audit", str(archive), *argv).stdout == reference, argv
+
+    def audited(path: Path, **options) -> bytes:  # in this process: the same code, without a start-up each
+        out = tmp_path / "findings.jsonl"
+        audit.run([str(path)], out=str(out), jobs=1, **options)
+        return out.read_bytes().replace(str(path).encode(), str(archive).encode())
+
+    zipped = tmp_path / "spoiled.jsonl.gz"
+    zipped.write_bytes(gzip.compress(archive.read_bytes()))
+    lines = archive.read_bytes().splitlines(keepends=True)
+    members = tmp_path / "members.jsonl.gz"  # several gzip members, and the zero padding some writers leave
+    members.write_bytes(gzip.compress(b"".join(lines[:25])) + gzip.compress(b"".join(lines[25:])) + bytes(16))
+    assert audited(zipped) == audited(members) == audited(archive, batch=13) == reference
+    assert gostop("audit", "-", stdin=zipped.read_bytes()).stdout == reference.replace(str(archive).encode(), b"-")
+    audit.run([str(archive)], out=str(tmp_path / "f.jsonl.gz"), jobs=1)
+    assert gzip.decompress((tmp_path / "f.jsonl.gz").read_bytes()) == reference
+
+
+def test_several_archives_are_audited_in_order_and_the_summary_goes_to_stderr_with_findings_on_stdout(
+    spoiled, hands, tmp_path
+):
+    clean = tmp_path / "clean.jsonl"
+    clean.write_bytes(b"\n".join(hands[:10]))  # no newline at the end: the last line still counts
+    done = gostop("audit", str(clean), str(spoiled[0]), str(clean))
+    found = [json.loads(line) for line in done.stdout.splitlines()]
+    assert kinds(found) == spoiled[1] and done.returncode == 1
+    assert done.stderr.decode().startswith("audited 80 hands (")
+    done = gostop("audit", str(clean))
+    assert (done.returncode, done.stdout) == (0, b"") and "findings: 0" in done.stderr.decode()
+
+
+# --- faults -----------------------------------------------------------------------------------------------
+
+
+def test_a_truncated_gzip_is_reported_after_every_complete_line_before_it_is_audited(spoiled, tmp_path):
+    archive, expected = spoiled
+    whole = gzip.compress(archive.read_bytes())
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(whole[: len(whole) * 2 // 3])
+    readable = zlib.decompressobj(wbits=31).decompress(cut.read_bytes())
+    complete = readable.count(b"\n")  # the lines before the break
+    done = gostop("audit", str(cut), "--out", str(tmp_path / "f.jsonl"), "--json")
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    found = findings(tmp_path / "f.jsonl")
+    assert kinds(found[:-1]) == [e for e in expected if e[0] <= complete]
+    assert (found[-1]["kind"], found[-1]["code"], found[-1]["line"]) == ("archive", "truncated", complete + 1)
+    hands_before = sum(1 for line in readable.split(b"\n")[:complete] if line.strip())
+    assert json.loads(done.stdout)["hands"] == hands_before
+
+
+def test_a_corrupt_gzip_is_reported(spoiled, tmp_path):
+    whole = bytearray(gzip.compress(spoiled[0].read_bytes()))
+    whole[len(whole) // 2 : len(whole) // 2 + 64] = bytes(64)
+    bad = tmp_path / "bad.jsonl.gz"
+    bad.write_bytes(bytes(whole))
+    done = gostop("audit", str(bad))
+    last = json.loads(done.stdout.splitlines()[-1])
+    assert (
+        done.returncode == 1
+        and (last["kind"], last["code"]) == ("archive", "corrupt")
+        and b"Traceback" not in done.stderr
+    )
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n", gzip.compress(b"")], ids=["empty", "blank", "empty-gzip"])
+def test_an_empty_archive_is_reported(tmp_path, content):
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(content)
+    done = gostop("audit", str(path))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    (finding,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert finding == {
+        "archive": str(path),
+        "line": None,
+        "id": None,
+        "kind": "archive",
+        "code": "empty",
+        "detail": "the archive holds no line",
+    }
+
+
+def test_garbage_lines_of_any_length_are_findings_and_the_lines_around_them_are_audited(hands, tmp_path):
+    path = tmp_path / "garbage.jsonl"
+    garbage = [b"\x00\xff" * 35_000, b"x" * 3_000_000, b"{" * 50_000, b"not json at all"]
+    path.write_bytes(b"\n".join([hands[0], *garbage, hands[1], b"y" * 200_000]))  # ends in a long line, no newline
+    done = gostop("audit", str(path), "--batch", "2")
+    found = [json.loads(line) for line in done.stdout.splitlines()]
+    assert kinds(found) == [
+        (2, "invalid", "body-too-large"),
+        (3, "invalid", "body-too-large"),
+        (4, "invalid", "not-json"),
+        (5, "invalid", "not-json"),
+        (7, "invalid", "body-too-large"),
+    ]
+    assert "audited 7 hands (2 finished)" in done.stderr.decode()
+
+
+def test_an_archive_that_is_not_there_is_bad_usage(tmp_path):
+    done = gostop("audit", str(tmp_path / "nope.jsonl"))
+    assert (done.returncode, done.stdout) == (
+        2,
+        b"",
+    ) and done.stderr.decode() == f"gostop: {tmp_path / 'nope.jsonl'}: no such file\n"
+    assert gostop("audit", str(tmp_path), "--jobs", "0").returncode == 2
+
+
+def test_an_engine_failure_on_a_line_is_a_finding_and_the_audit_goes_on(hands, tmp_path, monkeypatch):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b"\n".join(hands[:3]))
+    real = audit.replay
+
+    def flaky(players, *args, **kwargs):
+        if players == ["A", "B"] and len(args[2]) == len(orjson.loads(hands[1])["moves"]):
+            raise RuntimeError("a bug")
+        return real(players, *args, **kwargs)
+
+    monkeypatch.setattr(audit, "replay", flaky)
+    summary = audit.run([str(path)], jobs=1, out=str(tmp_path / "f.jsonl"))
+    (finding,) = findings(tmp_path / "f.jsonl")
+    assert (finding["line"], finding["kind"], finding["code"]) == (2, "error", "internal-error")
+    assert "a bug" in finding["detail"] and summary.hands == 3
+
+
+@BUSY
+def test_memory_stays_flat_however_long_the_archive(tmp_path):
+    """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB):
+    lines are read, handed out and written a batch at a time, and nothing is kept per line. Measured as the
+    peak of what the audit's process allocated (tracemalloc), which, unlike the resident size, does not jump
+    with the kernel's huge pages; bench/audit_bench.py reports the resident size on a million lines. Cheap
+    lines keep the test quick: each is refused by its shape."""
+    import tracemalloc
+
+    peaks = []
+    for count in (60_000, 180_000):
+        path = tmp_path / f"{count}.jsonl.gz"
+        with gzip.open(path, "wb", compresslevel=1) as f:
+            f.write(b"".join(b'{"id": %d, "players": ["A"], "deal": {"layout": []}}\n' % i for i in range(count)))
+        tracemalloc.start()
+        try:
+            summary = audit.run([str(path)], jobs=2, out=str(tmp_path / "findings.jsonl.gz"))
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert summary.findings == count
+    assert peaks[1] < peaks[0] + 2**19, peaks
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(spoiled):
+    primary, secondary = os.openpty()
+    try:
+        done = subprocess.run(
+            [str(GOSTOP), "audit", str(spoiled[0]), "--out", os.devnull],
+            stderr=secondary,
+            stdout=subprocess.PIPE,
+            timeout=300,
+        )
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 1 and b"\r100% [" + b"#" * 30 + b"] 60 hands" in shown
+    assert b"audited 60 hands" in done.stdout  # with --out, the summary goes to stdout
+    assert "on 1 process" in done.stdout.decode()  # without --jobs, one process for a small archive
+    quiet = gostop("audit", str(spoiled[0]), "--out", os.devnull)
+    assert b"\r" not in quiet.stderr + quiet.stdout
+
+
+@BUSY
+def test_without_jobs_every_core_works_unless_the_archive_is_small(tmp_path):
+    cores = len(os.sched_getaffinity(0))
+    for count, where in ((10_000, "1 process"), (30_000, f"{cores} local processes" if cores > 1 else "1 process")):
+        path = tmp_path / f"{count}.jsonl"
+        path.write_bytes(b"".join(b'{"id": %d, "players": ["A"], "deal": {"layout": []}}\n' % i for i in range(count)))
+        assert (path.stat().st_size < audit.SMALL) == (count == 10_000)
+        done = subprocess.run([str(GOSTOP), "audit", str(path), "--out", os.devnull], capture_output=True, timeout=120)
+        assert f"audited {count:,} hands (0 finished)" in done.stdout.decode() and f"on {where}" in done.stdout.decode()
+
+
+def test_simulate_writes_an_archive_the_audit_finds_clean(hands):
+    ids = [orjson.loads(line)["id"] for line in hands]
+    assert len(set(ids)) == len(hands) and ids[:2] == ["korean-2p-1", "korean-2p-2"]
+    assert all(orjson.loads(line)["recorded"]["payments"] is not None for line in hands)
+    verdicts = [audit.audit_line(line) for line in hands]
+    assert [v.finding for v in verdicts] == [None] * len(hands) and all(v.finished for v in verdicts)

@@ -1,0 +1,100 @@
+"""`gostop audit --scheduler` on a real Dask cluster: `dask scheduler` and two `dask worker` processes on
+loopback. The findings are those of the local audit, in the same order, also when a worker is killed in the
+middle of the audit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gostop.cluster import DaskCluster
+from tests.archives import simulated, spoil
+
+# with the fault tests' servers, never beside them: a cluster's audit takes both cores, and they count answers
+pytestmark = pytest.mark.xdist_group("resilience")
+
+GOSTOP = Path(sys.executable).with_name("gostop")
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> tuple[Path, int]:
+    """A spoiled archive of 1,200 hands (60 simulated hands, spoiled as in test_audit, twenty times over), and
+    how many of its lines are spoiled."""
+    data, expected = spoil(simulated("korean-2p", 40) + simulated("korean-3p", 20))
+    path = tmp_path_factory.mktemp("dask") / "archive.jsonl"
+    lines = data.rstrip(b"\n").split(b"\n")
+    with open(path, "wb") as f:
+        for copy in range(20):
+            for line in lines:
+                if line.startswith(b'{"id":"'):
+                    line = line.replace(b'{"id":"', b'{"id":"%d-' % copy, 1)
+                f.write(line + b"\n")
+    return path, 20 * len(expected)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """One cluster for the module; the test that kills a worker comes last."""
+    with DaskCluster(workers=2, log_dir=tmp_path_factory.mktemp("cluster")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def local_findings(archive, tmp_path_factory) -> bytes:
+    path, spoiled = archive
+    out = tmp_path_factory.mktemp("local") / "findings.jsonl"
+    done = subprocess.run([str(GOSTOP), "audit", str(path), "--out", str(out)], capture_output=True, timeout=300)
+    assert done.returncode == 1 and out.read_bytes().count(b"\n") == spoiled, done.stderr
+    return out.read_bytes()
+
+
+def test_a_dask_cluster_finds_what_the_local_audit_finds_in_the_same_order(archive, local_findings, cluster, tmp_path):
+    path, _ = archive
+    out = tmp_path / "findings.jsonl"
+    done = subprocess.run(
+        [str(GOSTOP), "audit", str(path), "--scheduler", cluster.address, "--out", str(out), "--batch", "50"],
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, cluster.logs()
+    assert out.read_bytes() == local_findings
+    assert f"on Dask at {cluster.address}" in done.stdout.decode()
+
+
+def test_a_scheduler_that_is_not_there_is_a_message(archive):
+    done = subprocess.run(
+        [str(GOSTOP), "audit", str(archive[0]), "--scheduler", "tcp://127.0.0.1:9"], capture_output=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stdout == b"" and b"Traceback" not in done.stderr
+    assert done.stderr.decode().startswith("gostop: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_a_worker_killed_in_the_middle_of_the_audit_loses_nothing(archive, local_findings, cluster, tmp_path):
+    """Worker 0 is killed (SIGKILL) once the first findings are written, while the audit is still running; the
+    scheduler runs its batches again on the other worker, and the findings are the same. (Last: the module's
+    cluster is left with one worker.)"""
+    path, spoiled = archive
+    out = tmp_path / "findings.jsonl"
+    audit = subprocess.Popen(
+        [str(GOSTOP), "audit", str(path), "--scheduler", cluster.address, "--out", str(out), "--batch", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while not (out.exists() and out.read_bytes().count(b"\n") >= 3):
+        assert audit.poll() is None and time.monotonic() < deadline, audit.communicate()
+        time.sleep(0.01)
+    written_before = out.read_bytes().count(b"\n")
+    cluster.kill_worker(0)
+    still_running = audit.poll() is None
+    stdout, stderr = audit.communicate(timeout=300)
+    assert audit.returncode == 1 and b"Traceback" not in stderr, (stderr.decode()[-3000:], cluster.logs())
+    assert still_running and written_before < local_findings.count(b"\n")  # the kill came in the middle
+    assert "name: worker-0" in (cluster.log_dir / "scheduler.log").read_text().split("Remove worker", 1)[1]
+    assert out.read_bytes() == local_findings
+    summary = stdout.decode()
+    assert summary.startswith("audited 1,200 hands (") and f"findings: {spoiled}" in summary
