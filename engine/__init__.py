@@ -32,7 +32,7 @@ from .scoring import Combination, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
 from .table import Seat
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 ENGINE_VERSION = __version__
 
 __all__ = [
