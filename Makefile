@@ -56,7 +56,7 @@ openapi: $(VENV)/.installed-dev
 # The sentences' template from the code (tests/test_i18n.py runs the same EXTRACT into a scratch file)
 EXTRACT := pybabel extract --no-default-keywords -k N_ -k say -k plural:1,2 --no-location --omit-header --sort-output
 messages: $(VENV)/.installed-dev
-	$(BIN)/$(EXTRACT) -o service/locale/messages.pot service/sentences.py
+	$(BIN)/$(EXTRACT) -o service/locale/messages.pot service/sentences
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/messages.pot -d service/locale
 
 # wrk drives bench, load and chaos. Debian packages it: installed here when missing and running as root.

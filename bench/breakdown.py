@@ -21,16 +21,14 @@ from typing import Any
 import bare_app
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 
-from service import answers, create_app, schemas
-from service.api import hands
-from service.api import replay as replay_view
+from service import create_app, replay, score, settlement
 from service.i18n import words_for
 
-# endpoint -> (body, request schema, the view module and the name it calls the answer function by)
+# endpoint -> (body, request schema, the family module and the name its view calls the answer function by)
 CASES: dict[str, tuple[dict[str, Any], type, Any, str]] = {
-    "score": (SCORE_BODY, schemas.ScoreRequest, hands, "score_answer"),
-    "settle": (SETTLE_BODY, schemas.SettleRequest, hands, "settle_answer"),
-    "replay": (REPLAY_BODY, schemas.ReplayRequest, replay_view, "replay_answer"),
+    "score": (SCORE_BODY, score.ScoreRequest, score, "score_answer"),
+    "settle": (SETTLE_BODY, settlement.SettleRequest, settlement, "settle_answer"),
+    "replay": (REPLAY_BODY, replay.ReplayRequest, replay, "replay_answer"),
 }
 
 
@@ -88,7 +86,7 @@ def main() -> None:
         path = f"/v1/{name}"
         ours = environ_factory(path, body)
         bare = environ_factory(path, SCORE_BODY if name == "replay" else body)
-        answer = getattr(answers, answer_name)(schema_class().load(body), words_for(None))
+        answer = getattr(view_module, answer_name)(schema_class().load(body), words_for(None))
         times: dict[str, list[float]] = {"bare": [], "whole": [], "no engine": [], "no engine, no schema": []}
         for _ in range(args.rounds):  # interleaved, and the lowest kept: noise only ever adds time
             times["bare"].append(per_request(bare_app.app, bare, args.requests))
