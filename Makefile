@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi messages bench load chaos wrk clean chromium screenshots
+.PHONY: run test lint openapi openapi-tools messages bench load chaos wrk clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ run: $(VENV)/.installed
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
 # The browser tests (tests/test_page.py, Debian's Chromium: see the chromium target) run in a pass of their own
 # too: beside them on two cores, Chromium starves the other servers' start-up checks.
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev chromium openapi-tools
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
 	$(BIN)/python -m pytest tests/test_page.py
 	$(BIN)/python -m pytest tests/test_fuzz.py
@@ -38,6 +38,19 @@ chromium:
 	  echo "installing chromium for the browser tests (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null; \
 	} || echo "could not install chromium: the browser tests will skip (or fail with CI=true)"
+
+# The JavaScript tools the contract tests run on openapi.yaml (tests/test_contract.py): Redocly's linter,
+# openapi-typescript and tsc, from npm into tools/openapi/node_modules (package.json and its lock are
+# committed; reinstalled when the lock changes). Without npm those tests skip and say why (with CI=true they
+# fail instead), as the browser tests do without Chromium.
+TOOLS := tools/openapi
+openapi-tools:
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "npm not found: the contract tests of Redocly and TypeScript will skip (or fail with CI=true)"; \
+	elif [ ! -f $(TOOLS)/node_modules/.installed ] || [ $(TOOLS)/package-lock.json -nt $(TOOLS)/node_modules/.installed ]; then \
+	  npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error && touch $(TOOLS)/node_modules/.installed \
+	  || echo "npm ci failed: the contract tests of Redocly and TypeScript will skip (or fail with CI=true)"; \
+	fi
 
 # The README's phone screenshots, taken by the browser tests at 360 x 640.
 screenshots: $(VENV)/.installed-dev chromium
@@ -81,4 +94,4 @@ chaos: $(VENV)/.installed-dev wrk
 	$(BIN)/python bench/chaos.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache $(TOOLS)/node_modules

@@ -12,6 +12,7 @@ from functools import cached_property
 from http import HTTPStatus
 from typing import Any
 
+import orjson
 from flask import Flask
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
@@ -134,9 +135,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _documented(field2property: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
-    """apispec's field documenter, with gostop's own fields documented by ``schemas.document``."""
+    """apispec's field documenter, with gostop's own fields documented by ``schemas.document``, and a request
+    field's default said in its description rather than as ``default`` (which TypeScript generators read as
+    "always present", making every defaulted field of a request required)."""
 
     def property_of(field: Any) -> dict[str, Any]:
-        return schemas.document(field) or field2property(field)
+        prop = schemas.document(field) or field2property(field)
+        if "default" in prop:
+            default = orjson.dumps(prop.pop("default")).decode()
+            said = prop.get("description")
+            prop["description"] = f"{said}; default {default}" if said else f"default {default}"
+        return prop
 
     return property_of

@@ -128,9 +128,11 @@ class Observed:
             for name, value in self.extra_headers(path):
                 if name == "Cache-Control" and cached:
                     continue
-                if name == "Vary" and vary >= 0:
-                    headers[vary] = ("Vary", f"{headers[vary][1]}, {value}")
-                    continue
+                if name == "Vary":
+                    if vary >= 0:
+                        headers[vary] = ("Vary", f"{headers[vary][1]}, {value}")
+                        continue
+                    vary = len(headers)
                 headers.append((name, value))
             if wordy:
                 # the sentences of a JSON answer are in the language the client asked for (API.md v1.1)
