@@ -250,9 +250,9 @@ engine.score = engine.settle = engine.replay = engine.resolve = refuse
 i18n.Words.template = i18n.Words.plural_template = refuse
 markdown_it.MarkdownIt.parse = refuse
 import service.answers, service.api.docs, service.api.rulebook, service.api.page
-for family in %r:
+for family in FAMILIES:
     __import__("service." + family)
-""" % (FAMILIES,)
+""".replace("FAMILIES", repr(FAMILIES))
     done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
 
