@@ -2,7 +2,8 @@
 it, the engine, the words, the rest of the answer's JSON, encoding it, Flask, and gostop's WSGI middleware
 (request id, metrics, access log, headers); then the whole request, and a bare Flask app's for scale.
 
-Each part is timed on its own with the same body, in microseconds per request, the lowest of interleaved
+Each part is timed on its own with the same body, in microseconds of this process's CPU time per request
+(the machine is shared: CPU time leaves out the waits for the other processes), the lowest of interleaved
 rounds (noise only ever adds time). "words" is what the renderer spends on sentences (the renderer timed with
 Words that say nothing, subtracted from it); "Flask" is the app without the middleware, less the parts its
 view runs; "middleware" is the app with it, less without.
@@ -55,19 +56,19 @@ def per_request(app: Any, make: Callable[[], dict[str, Any]], n: int) -> float:
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
         assert status.startswith("200"), status
 
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(n):
         body = app(make(), start_response)
         b"".join(body)
         body.close()
-    return (time.perf_counter() - started) / n * 1e6
+    return (time.process_time() - started) / n * 1e6
 
 
 def per_call(func: Callable[[], Any], n: int) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(n):
         func()
-    return (time.perf_counter() - started) / n * 1e6
+    return (time.process_time() - started) / n * 1e6
 
 
 class _Layout:

@@ -126,7 +126,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     meta, assets = docs.blueprints()
     for blp in (catalogs.blueprint(), score.blueprint(), settlement.blueprint(), replay.blueprint(), meta):
         api.register_blueprint(blp)
-    for plain in (assets, rulebook.blueprint(), page.blp, problems.pages()):
+    for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):
         app.register_blueprint(plain)
     problems.init_app(app)
     observability.init_app(app, security.init_app(app))

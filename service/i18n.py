@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import io
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -92,45 +92,52 @@ def _particle(word: str, spec: str) -> str:
 
 
 class Template:
-    """One sentence of one language, read once: the text between its placeholders, and each placeholder's
-    name and format spec (a particle, or ``,``). ``fill`` says it of some facts."""
+    """One sentence of one language, read once: the placeholders it names, in order, and the text around them.
+    ``fill`` says it of a mapping of facts, ``fill_values`` of the values of its placeholders in order.
 
-    __slots__ = ("head", "slots")
+    It becomes one ``str.format`` with positional fields (done in C); a placeholder with a spec (a particle,
+    or ``,``) is fitted by ``fit`` before, since ``str.format`` knows neither."""
+
+    __slots__ = ("_format", "_specs", "fill_values", "head", "names")
 
     def __init__(self, text: str) -> None:
         pieces = list(string.Formatter().parse(text))
-        self.head = pieces[0][0] if pieces else ""
-        # (placeholder, spec, the text after it); the first piece's text is the head
-        slots: list[tuple[str, str, str]] = []
-        for i, (_, name, spec, conversion) in enumerate(pieces):
+        names: list[str] = []
+        specs: list[tuple[int, str]] = []
+        parts: list[str] = []
+        for literal, name, spec, conversion in pieces:
+            parts.append(literal.replace("{", "{{").replace("}", "}}"))
             if name is None:
                 continue
             if conversion or not name.isidentifier():
                 raise ValueError(f"a sentence names its facts plainly, not {name!r} in {text!r}")
-            after = pieces[i + 1][0] if i + 1 < len(pieces) else ""
-            slots.append((name, spec or "", after))
-        self.slots = tuple(slots)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The facts the sentence reads, in order."""
-        return tuple(name for name, _, _ in self.slots)
+            if spec:
+                specs.append((len(names), spec))
+            parts.append(f"{{{len(names)}}}")
+            names.append(name)
+        self.head = text if not names else ""  # the whole sentence, when it names no fact
+        self.names = tuple(names)
+        self._specs = tuple(specs)
+        self._format = "".join(parts).format
+        # the sentence, its placeholders filled in order with the values given: str.format itself when no
+        # placeholder has a spec
+        self.fill_values: Callable[..., str] = self._fitted if specs else self._format
 
     def fill(self, facts: Mapping[str, Any]) -> str:
-        """The sentence, each placeholder filled with its fact as it reads (a number as digits)."""
-        if not self.slots:
+        """The sentence, each placeholder filled with its fact (a missing one as "?")."""
+        if not self.names:
             return self.head
-        parts = [self.head]
-        for name, spec, after in self.slots:
-            value = facts.get(name, UNKNOWN)
-            if not spec:
-                parts.append(value if type(value) is str else format(value, ""))
-            elif isinstance(value, (str, int)) and not isinstance(value, bool):
-                parts.append(fit(value if type(value) is str else str(value), spec))
+        return self.fill_values(*[facts.get(name, UNKNOWN) for name in self.names])
+
+    def _fitted(self, *values: Any) -> str:
+        said = list(values)
+        for i, spec in self._specs:
+            value = said[i]
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                said[i] = fit(value if type(value) is str else str(value), spec)
             else:
-                parts.append(format(value, spec))
-            parts.append(after)
-        return "".join(parts)
+                said[i] = format(value, spec)
+        return self._format(*said)
 
 
 class Words:
@@ -142,6 +149,7 @@ class Words:
         self._translations = translations
         self._said: dict[str, Template] = {}  # message id -> its Template: bounded by the code's sentences
         self._read: dict[str, Template] = {}  # translated text -> its Template (the plural forms)
+        self._words: dict[str, str] = {}  # message id -> its words, for a message that names no fact
 
     def template(self, message: str, /) -> Template:
         said = self._said.get(message)
@@ -158,6 +166,13 @@ class Words:
 
     def say(self, message: str, /, **facts: Any) -> str:
         return self.template(message).fill(facts)
+
+    def word(self, message: str, /) -> str:
+        """A message that names no fact (the name of a card, of a month, of a rule), translated once."""
+        said = self._words.get(message)
+        if said is None:
+            said = self._words[message] = self.template(message).fill({})
+        return said
 
     def plural(self, singular: str, plural: str, n: int, /, **facts: Any) -> str:
         return self.plural_template(singular, plural, n).fill({**facts, "n": n})

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields
-from marshmallow import missing
+from marshmallow import fields, missing
 
 __all__ = ["Loader"]
 

@@ -203,14 +203,20 @@ class ReplayResponse(Echo):
     settlement = fields.Nested(SettlementOut, required=True, allow_none=True)
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _json(value: Any) -> Any:
     """A fact of an event as JSON: cards as ids."""
-    if isinstance(value, Card):
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is Card:
         return value.id
-    if isinstance(value, Enum):
-        return value.value
     if isinstance(value, (list, tuple, CardSet)):
         return [_json(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 
@@ -218,7 +224,7 @@ def event_json(w: Words, e: Event) -> dict[str, Any]:
     return {
         "move_index": e.move_index,
         "player": e.player,
-        "type": e.type.value,
+        "type": e.type,  # a StrEnum: orjson writes its value
         "detail": words.event_detail(w, e),
         **{key: _json(value) for key, value in e.data.items()},
     }
@@ -242,7 +248,7 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
     player = state.to_move
     if player is None or state.expects is None:
         return None
-    out: dict[str, Any] = {"player": player, "expects": state.expects.value}
+    out: dict[str, Any] = {"player": player, "expects": state.expects}
     if state.expects is Expect.CALL:
         out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake))
         go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1

@@ -64,7 +64,7 @@ def score_json(w: Words, s: Score) -> dict[str, Any]:
     """A score as JSON: card ids, counts, and the explanation in the language of ``w``."""
     return {
         "total": s.total,
-        "items": [{"combination": i.combination.value, "points": i.points, "cards": i.cards.ids()} for i in s.items],
+        "items": [{"combination": i.combination, "points": i.points, "cards": i.cards.ids()} for i in s.items],
         "counts": {"brights": s.brights, "animals": s.animals, "ribbons": s.ribbons, "junk_units": s.junk_units},
         "sep_animal_as": s.sep_animal_as,
         "explanation": words.explanation(w, s),

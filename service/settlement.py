@@ -161,7 +161,7 @@ def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
             }
         )
     return {
-        "outcome": s.outcome.value,
+        "outcome": s.outcome,
         "winner": s.winner,
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,

@@ -361,3 +361,20 @@ def test_the_openapi_module_writes_the_document(tmp_path):
     out = tmp_path / "openapi.yaml"
     subprocess.run([sys.executable, "-m", "service.openapi", str(out)], cwd=ROOT, check=True, timeout=120)
     assert out.read_text(encoding="utf-8") == Path(ROOT / "openapi.yaml").read_text(encoding="utf-8")
+
+
+def test_the_servers_own_refusals_use_the_same_codes_and_types():
+    """What gunicorn's worker answers before the application (408, 503 busy...) is a documented code, with the
+    type of every other problem."""
+    from http import HTTPStatus
+
+    from service import worker
+    from service.codes import CODES, SERVER_CODES
+
+    for status, code in SERVER_CODES.items():
+        assert CODES[code] == status
+        answer = worker.problem_response(HTTPStatus(status), "why")
+        body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+        assert (body["code"], body["type"], body["status"]) == (code, f"/problems/{code}", status)
+    busy = json.loads(worker.FULL_503.split(b"\r\n\r\n", 1)[1])
+    assert busy["type"] == "/problems/busy"

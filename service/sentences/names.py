@@ -215,11 +215,11 @@ PLACES = {
 
 def card(w: Words, c: Card | str) -> str:
     """A card as players name it."""
-    return w.say(CARDS[c if isinstance(c, str) else c.id])
+    return w.word(CARDS[c if isinstance(c, str) else c.id])
 
 
 def cards(w: Words, cs: Iterable[Card | str]) -> str:
-    return ", ".join(card(w, c) for c in cs)
+    return ", ".join([card(w, c) for c in cs])
 
 
 def is_card(value: Any) -> bool:
@@ -228,7 +228,7 @@ def is_card(value: Any) -> bool:
 
 def rule(w: Words, name: str) -> str:
     """A rule of a settlement as a payment line names it (``pibak``, ``gobak``...)."""
-    return w.say(RULES[name])
+    return w.word(RULES[name])
 
 
 def place(w: Words, p: Place) -> str:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
-from engine import Place
+from engine import Card, Place
 
-from ..i18n import N_, UNKNOWN, Words
+from ..i18n import N_, UNKNOWN, Template, Words
 from . import names
 
 __all__ = ["SPOKEN", "Facts", "Say", "plural", "reading", "say"]
@@ -28,7 +28,7 @@ Facts = Mapping[str, Any]
 _READS: Mapping[str, str] = MappingProxyType({"number": "move_index"})  # what every sentence reads by default
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # one object per sentence: hashed by identity
 class Say:
     """One sentence: its message, the plural form for a counted one, the facts its placeholders read under
     another name (``{"n": "shakes"}``: a counted sentence's ``{n}`` and its form come from the fact
@@ -38,33 +38,58 @@ class Say:
     plural: str = ""
     reads: Mapping[str, str] = field(default_factory=lambda: _READS)
     when: Callable[[Facts], bool] | None = None
+    # per language (per form, for a counted sentence): its template, and for each placeholder the fact it
+    # reads and how that is said; worked out the first time it is said
+    ready: dict[object, Ready] = field(default_factory=dict, repr=False)
 
 
 def plural(singular: str, plural: str, count: str, *, when: Callable[[Facts], bool] | None = None, **reads: str) -> Say:
     """A counted sentence: ``{n}`` is the fact ``count``, and picks the singular or plural form."""
-    return Say(singular, plural, MappingProxyType({**_READS, "n": count, **reads}), when)
+    return Say(singular, plural, MappingProxyType({**_READS, "n": count, **reads}), when, {})
 
 
 def reading(message: str, *, when: Callable[[Facts], bool] | None = None, **reads: str) -> Say:
     """A sentence whose placeholders read facts of other names (``units`` reads ``loser_junk_units``)."""
-    return Say(message, "", MappingProxyType({**_READS, **reads}), when)
+    return Say(message, "", MappingProxyType({**_READS, **reads}), when, {})
 
 
 def say(w: Words, sentence: Say | Sequence[Say], facts: Facts) -> str:
     """The sentence said of the facts, in the language of ``w``."""
     if not isinstance(sentence, Say):  # several sentences of one key: the first whose condition holds
-        sentence = next(s for s in sentence if s.when is None or s.when(facts))
-    reads = sentence.reads
+        for one in sentence:
+            if one.when is None or one.when(facts):
+                sentence = one
+                break
+        else:
+            raise LookupError(f"no sentence fits {dict(facts)!r}")
     if sentence.plural:
-        template = w.plural_template(sentence.message, sentence.plural, facts[reads["n"]])
+        key: object = w.plural_template(sentence.message, sentence.plural, facts[sentence.reads["n"]])
     else:
-        template = w.template(sentence.message)
-    spoken: dict[str, Any] = {}
-    for name in template.names:
-        value = facts.get(reads.get(name, name), UNKNOWN)
-        how = SPOKEN.get(name)
-        spoken[name] = value if how is None or value is UNKNOWN else how(w, value)
-    return template.fill(spoken)
+        key = w
+    ready = sentence.ready.get(key) or _ready(sentence, key, w)
+    values = list(map(facts.get, ready.facts, ready.unknown))  # each placeholder's fact, or "?"
+    for i, how in ready.said:
+        if values[i] is not UNKNOWN:
+            values[i] = how(w, values[i])
+    return ready.template.fill_values(*values)
+
+
+class Ready(NamedTuple):
+    """A sentence in one language (one form, for a counted one), worked out once: its template, the fact each
+    placeholder reads, and how the facts that are not said as they are (a card, a month) are said."""
+
+    template: Template
+    facts: tuple[str, ...]
+    unknown: tuple[str, ...]
+    said: tuple[tuple[int, Callable[[Words, Any], Any]], ...]
+
+
+def _ready(sentence: Say, key: object, w: Words) -> Ready:
+    template = key if isinstance(key, Template) else w.template(sentence.message)
+    facts = tuple(sentence.reads.get(name, name) for name in template.names)
+    said = tuple((i, SPOKEN[name]) for i, name in enumerate(template.names) if name in SPOKEN)
+    ready = sentence.ready[key] = Ready(template, facts, (UNKNOWN,) * len(facts), said)
+    return ready
 
 
 # --- how each kind of fact is said ------------------------------------------------------------------------
@@ -72,6 +97,8 @@ def say(w: Words, sentence: Say | Sequence[Say], facts: Facts) -> str:
 
 def _card(w: Words, value: Any) -> Any:
     """A card by its name; a list (a bomb's three cards) by their names; a culprit that is no card as given."""
+    if type(value) is Card:
+        return w.word(names.CARDS[value.id])
     if isinstance(value, (list, tuple)):
         return names.cards(w, value)
     return names.card(w, value) if names.is_card(value) else str(value)
@@ -87,7 +114,7 @@ def _joined(w: Words, value: Any) -> Any:
 
 def _named(table: Mapping[Any, str]) -> Callable[[Words, Any], Any]:
     def said(w: Words, value: Any) -> Any:
-        return w.say(table[value]) if value in table else str(value)
+        return w.word(table[value]) if value in table else str(value)
 
     return said
 
@@ -115,7 +142,7 @@ SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     **dict.fromkeys(("card", "top", "drawn", "played", "paired", "bonus"), _card),
     **dict.fromkeys(("cards", "layout", "flipped", "listed"), _cards),
     **dict.fromkeys(("players", "covered"), _joined),
-    "month": lambda w, m: w.say(names.MONTHS[m]),
+    "month": lambda w, m: w.word(names.MONTHS[m]),
     "rule": _named(names.RULES),
     "knob": _named(names.KNOBS),
     "field": _named(names.FIELDS),
