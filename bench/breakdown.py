@@ -122,11 +122,11 @@ def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
     from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 
     from engine import HandResult, Outcome, PlayerHand, replay, resolve, score, settle
-    from service import create_app
     from service.i18n import words_for
 
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the access log is written, to nowhere
-    app = create_app()
+    from service.wsgi import app  # the app as gunicorn loads it
+
     inner = app.wsgi_app.wsgi_app  # the Flask app without gostop's middleware
     layout = _Layout()
     words = words_for(None)

@@ -134,7 +134,9 @@ def document(app: Flask) -> tuple[str, bytes]:
     api = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
     # a copy through JSON: apispec's own dict stays as it made it, and no node is shared (no YAML aliases)
     spec = tidy(orjson.loads(orjson.dumps(api.spec.to_dict())))
-    text = str(yaml.safe_dump(spec, sort_keys=True, allow_unicode=True, width=100))
+    # libyaml's dumper when PyYAML has it (the same text, five times faster: the document is made per app)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text = str(yaml.dump(spec, Dumper=dumper, sort_keys=True, allow_unicode=True, width=100))
     return text, orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)
 
 
