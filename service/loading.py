@@ -45,7 +45,8 @@ class Loader:
 
 
 # The leaf fields whose deserialization is the identity on one exact JSON type (marshmallow's own code:
-# String returns a str as it is, Integer int(value) of an int, Boolean True or False for a bool).
+# String returns a str as it is, Integer int(value) of an int, Boolean True or False for a bool). A field
+# class of the service says so itself, by its ``plain_type``.
 _LEAVES: dict[Any, type] = {
     fields.String._deserialize: str,
     fields.Integer._deserialize: int,
@@ -89,7 +90,7 @@ def _field(field: fields.Field[Any]) -> Check:
         return field.deserialize
     allow_none = field.allow_none
     validators = tuple(field.validators)
-    kind = _LEAVES.get(type(field)._deserialize)
+    kind = getattr(type(field), "plain_type", None) or _LEAVES.get(type(field)._deserialize)
     if kind is not None:
 
         def leaf(value: Any) -> Any:

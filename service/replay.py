@@ -21,7 +21,7 @@ from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
 from .parsing import GoStopBlueprint
-from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, MoveList, Named, Strict, card_list, rules_field
+from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, MoveList, Named, Strict, card_list, rules_field
 from .score import ScoreOut, score_json
 from .sentences import replay as words
 from .settlement import SettlementOut, settlement_json
@@ -103,10 +103,8 @@ class ReplayRequest(Strict):
     )
     deal = fields.Nested(DealSchema, required=True)
     moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
-    nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    stake = fields.Integer(
-        load_default=1, strict=True, validate=validate.Range(0, 10**9), metadata={"description": "money per point"}
-    )
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
 
 
 # --- the answer -------------------------------------------------------------------------------------------

@@ -80,6 +80,21 @@ def one_of(component: str, **kwargs: Any) -> Named:
     return Named(component, validate=validate.OneOf(values), **kwargs)
 
 
+class Count(fields.Integer):
+    """A whole number of a request (a go count, a streak, a stake). JSON Schema, and so the document, reads 2.0
+    as the integer 2: so does this field; a number with a fraction, a string or a boolean is refused."""
+
+    plain_type = int  # an int passes through unchanged (service.loading)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Strict(ma.Schema):
     class Meta:
         unknown = ma.RAISE
@@ -197,9 +212,9 @@ def document(field: fields.Field[Any]) -> dict[str, Any] | None:
             prop["type"] = ["array", "null"]
     elif isinstance(field, RulesSpec):
         prop = {
-            "oneOf": [{"$ref": _REF + "PresetName"}, {"$ref": _REF + "RulesOverride"}],
-            "description": "a preset name, or a preset with knob overrides; omitted: korean-2p for two players, "
-            "korean-3p for three",
+            "oneOf": [{"$ref": _REF + "PresetName"}, {"$ref": _REF + "RulesOverride"}, {"type": "null"}],
+            "description": "a preset name, or a preset with knob overrides; omitted or null: korean-2p for two "
+            "players, korean-3p for three",
         }
     elif isinstance(field, MoveList):
         prop = {"type": "array", "items": {"$ref": _REF + "Move"}, "maxItems": MoveList.MAX}

@@ -20,7 +20,7 @@ from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
 from .parsing import GoStopBlueprint
-from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Named, Strict, card_list, cup_pin, one_of, rules_field
+from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, Named, Strict, card_list, cup_pin, one_of, rules_field
 from .score import ScoreOut, score_json
 from .sentences import settlement as words
 
@@ -38,9 +38,9 @@ __all__ = [
 class SettlePlayer(Strict):
     id = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
     captured = card_list("cards this player captured", load_default=list)
-    go_count = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    shakes = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 4))
-    bombs = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 4))
+    go_count = Count(load_default=0, validate=validate.Range(0, 20))
+    shakes = Count(load_default=0, validate=validate.Range(0, 4))
+    bombs = Count(load_default=0, validate=validate.Range(0, 4))
     sep_animal_as = cup_pin()
 
 
@@ -70,10 +70,8 @@ class SettleRequest(Strict):
             "description": "the loser who called go last; needed only for gobak pays-all when several losers called go"
         },
     )
-    nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    stake = fields.Integer(
-        load_default=1, strict=True, validate=validate.Range(0, 10**9), metadata={"description": "money per point"}
-    )
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
 
 
 class FactorOut(Strict):
