@@ -316,7 +316,8 @@ def test_an_unexpected_error_is_a_bare_500_problem(app):
 def test_a_whole_number_written_with_a_fraction_is_that_number(client):
     """OpenAPI 3.1 reads numbers as JSON Schema does: 2.0 is the integer 2, so the service does too (a count
     with a fraction is still refused)."""
-    players = [{"id": "A", "captured": ["jan-bright", "mar-bright", "aug-bright"], "shakes": 1.0}, {"id": "B"}]
+    five = ["jan-bright", "mar-bright", "aug-bright", "nov-bright", "dec-bright"]
+    players = [{"id": "A", "captured": five, "shakes": 1.0}, {"id": "B"}]
     written = client.post("/v1/settle", json={"players": players, "winner": "A", "stake": 100.0})
     plain = client.post(
         "/v1/settle", json={"players": [{**players[0], "shakes": 1}, players[1]], "winner": "A", "stake": 100}
