@@ -3,10 +3,10 @@ it, the engine, the words, the rest of the answer's JSON, encoding it, Flask, an
 (request id, metrics, access log, headers); then the whole request, and a bare Flask app's for scale.
 
 Each part is timed on its own with the same body, in microseconds of this process's CPU time per request
-(the machine is shared: CPU time leaves out the waits for the other processes), the lowest of interleaved
-rounds (noise only ever adds time). "words" is what the renderer spends on sentences (the renderer timed with
-Words that say nothing, subtracted from it); "Flask" is the app without the middleware, less the parts its
-view runs; "middleware" is the app with it, less without.
+(the machine is shared: CPU time leaves out the waits for the other processes), the garbage collector held
+off, the lowest of interleaved rounds (noise only ever adds time). "words" is what the renderer spends on
+sentences (the renderer timed with Words that say nothing, subtracted from it); "Flask" is the app without
+the middleware, less the parts its view runs; "middleware" is the app with it, less without.
 
     python bench/breakdown.py [--requests 1000] [--rounds 7] [--against <checkout>]
 
@@ -17,6 +17,7 @@ the table shows both: that is how the figures of README "Speed" compare with the
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -56,19 +57,26 @@ def per_request(app: Any, make: Callable[[], dict[str, Any]], n: int) -> float:
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
         assert status.startswith("200"), status
 
-    started = time.process_time()
-    for _ in range(n):
+    def requests() -> None:
         body = app(make(), start_response)
         b"".join(body)
         body.close()
-    return (time.process_time() - started) / n * 1e6
+
+    return per_call(requests, n)
 
 
 def per_call(func: Callable[[], Any], n: int) -> float:
-    started = time.process_time()
-    for _ in range(n):
-        func()
-    return (time.process_time() - started) / n * 1e6
+    """CPU microseconds per call, the garbage collector held off: a collection falls where the allocations of
+    the whole process cross a threshold, the same part in every round, not where they are made."""
+    gc.collect()
+    gc.disable()
+    try:
+        started = time.process_time()
+        for _ in range(n):
+            func()
+        return (time.process_time() - started) / n * 1e6
+    finally:
+        gc.enable()
 
 
 class _Layout:
@@ -83,6 +91,9 @@ class _Layout:
             self.score_json, self.settlement_json = score.score_json, settlement.settlement_json
             self.replay_json = replay.replay_json
             from service.catalogs import echo
+            from service.loading import Loader
+
+            self.loader = lambda schema: Loader(schema).load
         except ImportError:  # before issue 16: render.py, schemas.py
             from service import render, schemas
 
@@ -91,6 +102,7 @@ class _Layout:
             self.score_json, self.settlement_json = render.score_json, render.settlement_json
             self.replay_json = render.replay_json
             echo = render.echo
+            self.loader = lambda schema: schema.load
         self.echo = echo
 
 
@@ -170,13 +182,14 @@ def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
             body = bodies[name]
             raw = orjson.dumps(body)
             schema = layout.requests[name]()
-            loaded = schema.load(body)
+            load = layout.loader(schema)  # what the endpoint validates a body with
+            loaded = load(body)
             result = engine_call(name, loaded)()
             rules = resolve(loaded["rules"], players=len(loaded["players"]) if "players" in loaded else None)
             answer = render(name, result, words, rules)()
             times = {
                 "parse": per_call(lambda raw=raw: orjson.loads(raw), requests),
-                "validate": per_call(lambda schema=schema, body=body: schema.load(body), requests),
+                "validate": per_call(lambda load=load, body=body: load(body), requests),
                 "engine": per_call(engine_call(name, loaded), requests),
                 "render": per_call(render(name, result, words, rules), requests),
                 "silent": per_call(render(name, result, silent, rules), requests),
@@ -233,7 +246,10 @@ def main() -> None:
     for _ in range(args.rounds):  # one round of each checkout in turn, each in a fresh process
         for label, root in checkouts.items():
             python = root / ".venv" / "bin" / "python"
-            command = [str(python), str(Path(__file__)), "--json", "--requests", str(args.requests), "--rounds", "1"]
+            # this file, run so that everything it imports is the checkout's own: not as a script, whose folder
+            # (and its common.py, which puts its own checkout first) would come first on the path
+            run = f"import runpy; runpy.run_path({str(Path(__file__))!r}, run_name='__main__')"
+            command = [str(python), "-c", run, "--json", "--requests", str(args.requests), "--rounds", "1"]
             env = {**os.environ, "PYTHONPATH": f"{root}:{root / 'bench'}"}
             done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True)
             got = json.loads(done.stdout)
