@@ -14,6 +14,8 @@ RUN python -m venv /opt/venv && /opt/venv/bin/pip install . \
 # build tools, not root.
 FROM python:3.11-slim
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000
+# /metrics off the public port: gunicorn's master serves it on METRICS_PORT (publish it only to Prometheus)
+ENV METRICS_PORT=9100
 RUN useradd --system --uid 10001 --no-create-home gostop
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
@@ -22,6 +24,7 @@ COPY service/gunicorn.conf.py ./service/gunicorn.conf.py
 COPY docs/RULES.md docs/RULES.ko.md ./docs/
 USER gostop
 EXPOSE 8000
+EXPOSE 9100
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
   CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
 CMD ["gunicorn", "-c", "service/gunicorn.conf.py", "service.wsgi:app"]

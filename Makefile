@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi messages bench load chaos wrk clean chromium screenshots
+.PHONY: run test lint openapi openapi-tools messages bench load chaos wrk clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,7 @@ run: $(VENV)/.installed
 ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tests/test_scoring.py \
 	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
 	tests/test_rulings.py tests/test_logs.py tests/test_evening.py
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev chromium openapi-tools
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
 	GOSTOP_PURE=1 $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
 	$(BIN)/python -m pytest tests/test_page.py
@@ -51,6 +51,19 @@ chromium:
 	  echo "installing chromium for the browser tests (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null; \
 	} || echo "could not install chromium: the browser tests will skip (or fail with CI=true)"
+
+# The JavaScript tools the contract tests run on openapi.yaml (tests/test_contract.py): Redocly's linter,
+# openapi-typescript and tsc, from npm into tools/openapi/node_modules (package.json and its lock are
+# committed; reinstalled when the lock changes). Without npm those tests skip and say why (with CI=true they
+# fail instead), as the browser tests do without Chromium.
+TOOLS := tools/openapi
+openapi-tools:
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "npm not found: the contract tests of Redocly and TypeScript will skip (or fail with CI=true)"; \
+	elif [ ! -f $(TOOLS)/node_modules/.installed ] || [ $(TOOLS)/package-lock.json -nt $(TOOLS)/node_modules/.installed ]; then \
+	  npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error && touch $(TOOLS)/node_modules/.installed \
+	  || echo "npm ci failed: the contract tests of Redocly and TypeScript will skip (or fail with CI=true)"; \
+	fi
 
 # The README's phone screenshots, taken by the browser tests at 360 x 640.
 screenshots: $(VENV)/.installed-dev chromium
@@ -69,7 +82,7 @@ openapi: $(VENV)/.installed-dev
 # The sentences' template from the code (tests/test_i18n.py runs the same EXTRACT into a scratch file)
 EXTRACT := pybabel extract --no-default-keywords -k N_ -k say -k plural:1,2 --no-location --omit-header --sort-output
 messages: $(VENV)/.installed-dev
-	$(BIN)/$(EXTRACT) -o service/locale/messages.pot service/sentences.py
+	$(BIN)/$(EXTRACT) -o service/locale/messages.pot service/sentences
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/messages.pot -d service/locale
 
 # wrk drives bench, load and chaos. Debian packages it: installed here when missing and running as root.
@@ -94,4 +107,4 @@ chaos: $(VENV)/.installed-dev wrk
 	$(BIN)/python bench/chaos.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build engine/*.so
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build engine/*.so $(TOOLS)/node_modules

@@ -68,7 +68,7 @@ from .scoring import Combination, Declared, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
 from .table import Seat
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 ENGINE_VERSION = __version__
 COMPILED: bool = build.is_compiled(cards)
 """Whether this engine is the build mypyc compiled, or the pure-Python one (``engine.build``, setup.py)."""

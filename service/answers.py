@@ -1,44 +1,31 @@
-"""Each endpoint's work, from a validated body to the JSON answer: the one place that calls the engine.
+"""The answer functions, one per endpoint, for any caller (the views, the documented examples, a command line):
+a validated body and the Words of a language in, the JSON answer out, exactly as the HTTP answer's body.
 
-The views call these, and so do the OpenAPI examples (``api/examples.py``), so a documented answer is always
-the answer the service gives.
+    from service.answers import LANGUAGES, ScoreRequest, score_answer
+
+    body = ScoreRequest().load({"cards": ["jan-bright", "mar-bright", "aug-bright"]})  # marshmallow
+    answer = score_answer(body, LANGUAGES["ko"])
+
+A body that does not validate raises ``marshmallow.ValidationError``; one the rules refuse raises the engine's
+``GoStopError`` (``service.problems.rule_problem`` makes its problem details). Each function lives in its
+family's module, beside its schemas and its endpoint; this module only gathers them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from .i18n import LANGUAGES, Words, words_for
+from .replay import ReplayRequest, replay_answer
+from .score import ScoreRequest, score_answer
+from .settlement import SettleRequest, settle_answer
 
-from engine import HandResult, Outcome, PlayerHand, replay, resolve, score, settle
-
-from .i18n import Words
-from .render import echo, replay_json, score_json, settlement_json
-
-
-def score_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
-    rules = resolve(body["rules"])
-    return {**score_json(w, score(body["cards"], rules, sep_animal_as=body["sep_animal_as"])), **echo(rules)}
-
-
-def settle_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    hand = HandResult(
-        players=tuple(
-            PlayerHand(p["id"], p["captured"], p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
-            for p in players
-        ),
-        winner=body["winner"],
-        outcome=body["outcome"] or (Outcome.STOP if body["winner"] is not None else Outcome.NAGARI),
-        nagari_streak=body["nagari_streak"],
-        stake=body["stake"],
-        last_go=body["last_go"],
-    )
-    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
-
-
-def replay_answer(body: dict[str, Any], w: Words) -> dict[str, Any]:
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    streak, stake = body["nagari_streak"], body["stake"]
-    result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
-    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
+__all__ = [
+    "LANGUAGES",
+    "ReplayRequest",
+    "ScoreRequest",
+    "SettleRequest",
+    "Words",
+    "replay_answer",
+    "score_answer",
+    "settle_answer",
+    "words_for",
+]

@@ -1,4 +1,9 @@
-"""The Flask application factory: configuration, the API object, blueprints and error handlers."""
+"""The Flask application factory: configuration, the API object, the blueprints, the error handlers, and the
+OpenAPI document.
+
+Everything an answer is made from that never changes while the service runs (the catalogs, the documented
+examples, the rule book, the problem types' pages, the OpenAPI document) is made here, once per app.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from functools import cached_property
 from http import HTTPStatus
 from typing import Any
 
+import orjson
 from flask import Flask
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
@@ -15,24 +21,28 @@ from flask_smorest.utils import prepare_response
 
 from engine import ENGINE_VERSION
 
-from . import observability, problems, security
-from .api import BLUEPRINTS, docs, page, rulebook
+from . import catalogs, observability, problems, replay, schemas, score, security, settlement
+from .api import docs, page, rulebook
+from .i18n import LANGUAGES
 from .jsonio import OrjsonProvider
-from .responses import ProblemSchema
-from .schemas import (
-    MoveSchema,
-    RulesOverrideSchema,
-    card_ids_property,
-    move_list_property,
-    rules_spec_property,
-)
+from .openapi import document
 
 MAX_BODY_BYTES = 64 * 1024  # a full replay log is about 5 KiB; anything near this is not a hand of Go-Stop
 
 DESCRIPTION = """\
 Scoring and arbitration for Go-Stop and Matgo (Korean Hwatu). Every rule is a knob of a rule set; pick a
 preset by name (`"rules": "korean-2p"`) or override knobs (`"rules": {"preset": "korean-3p", "gobak":
-"double"}`). Errors are `application/problem+json` (RFC 9457); rule violations carry a stable `code`.
+"double"}`). Errors are `application/problem+json` (RFC 9457) with a stable `code`; each problem's `type`
+is a page of this service saying what the code means.
+
+Sentences (explanations, reasons, problem titles and details) are in the language `Accept-Language` asks
+for (English or Korean), said by `Content-Language`; every other field is the same in every language.
+
+Compatibility: within /v1 changes are additive only: new endpoints, new optional request fields, new
+fields in answers, new values of an enum (an event type, a code, a knob choice). No field is renamed or
+removed and no value changes meaning. Clients ignore fields and enum values they do not know. The
+version below is the package's and the engine's; every ruling carries it as `engine_version`, and
+CHANGELOG.md lists what each version added.
 """
 
 
@@ -62,18 +72,31 @@ class GoStopFlask(Flask):
 
 
 class GoStopApi(Api):
-    """flask-smorest's Api, documenting every error response as problem+json."""
+    """flask-smorest's Api, documenting every error response as problem+json, with an example problem of each
+    status the service answers (made by the handlers' own functions)."""
 
-    ERROR_SCHEMA = ProblemSchema
+    ERROR_SCHEMA = problems.ProblemSchema
+
+    def __init__(self, app: Flask, examples: Mapping[int, dict[str, Any]]) -> None:
+        self.problem_examples = examples
+        super().__init__(app)
 
     def _register_responses(self) -> None:
+        # the first schemas are documented here: gostop's own fields from now on (``schemas.document``)
+        self.ma_plugin.converter.field2property = _documented(self.ma_plugin.converter.field2property)
         for status in HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
+                if status in self.problem_examples:
+                    response["example"] = self.problem_examples[status]
             prepare_response(response, self.spec, problems.PROBLEM_TYPE)
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "an error, as problem details", "schema": self.ERROR_SCHEMA}
+        response = {
+            "description": "an error, as problem details",
+            "schema": self.ERROR_SCHEMA,
+            "examples": {str(s): {"value": example} for s, example in self.problem_examples.items()},
+        }
         prepare_response(response, self.spec, problems.PROBLEM_TYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
@@ -84,27 +107,44 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="gostop",
         API_VERSION=ENGINE_VERSION,
-        OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX=None,  # the document is served as /openapi.yaml by the meta blueprint
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX=None,  # the document is served as /openapi.yaml and /openapi.json by docs.py
         API_SPEC_OPTIONS={
-            "info": {"description": DESCRIPTION, "license": {"name": "MIT"}},
+            "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
             "servers": [{"url": "/", "description": "this service: the document is served by the API it describes"}],
+            "security": [],  # no operation asks for credentials
         },
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     if config:
         app.config.update(config)
-    api = GoStopApi(app)
-    for documenter in (rules_spec_property, card_ids_property, move_list_property):
-        api.ma_plugin.converter.add_attribute_function(documenter)
-    api.spec.components.schema("RulesOverride", schema=RulesOverrideSchema)
-    api.spec.components.schema("Move", schema=MoveSchema)
-    for blp in (*BLUEPRINTS, observability.blp):
+    api = GoStopApi(app, problems.examples(LANGUAGES["en"], app.config["MAX_CONTENT_LENGTH"]))
+    for name, schema in {**schemas.NAMED, **problems.named_schemas()}.items():
+        api.spec.components.schema(name, schema)
+    api.spec.components.schema("RulesOverride", schema=schemas.RulesOverrideSchema)
+    api.spec.components.schema("Move", schema=replay.MoveSchema)
+    meta, assets = docs.blueprints()
+    for blp in (catalogs.blueprint(), score.blueprint(), settlement.blueprint(), replay.blueprint(), meta):
         api.register_blueprint(blp)
-    app.register_blueprint(docs.assets)
-    app.register_blueprint(rulebook.blp)
-    app.register_blueprint(page.blp)
+    for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):
+        app.register_blueprint(plain)
     problems.init_app(app)
-    security.init_app(app)
-    observability.init_app(app, security.headers_for)
+    observability.init_app(app, security.init_app(app))
+    docs.publish(app, *document(app))
     return app
+
+
+def _documented(field2property: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
+    """apispec's field documenter, with gostop's own fields documented by ``schemas.document``, and a request
+    field's default said in its description rather than as ``default`` (which TypeScript generators read as
+    "always present", making every defaulted field of a request required)."""
+
+    def property_of(field: Any) -> dict[str, Any]:
+        prop = schemas.document(field) or field2property(field)
+        if "default" in prop:
+            default = orjson.dumps(prop.pop("default")).decode()
+            said = prop.get("description")
+            prop["description"] = f"{said}; default {default}" if said else f"default {default}"
+        return prop
+
+    return property_of

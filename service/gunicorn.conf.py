@@ -72,6 +72,22 @@ else:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gostop-metrics-")
 
 
+# Metrics off the public port: with METRICS_PORT set, the master serves every worker's samples there (on
+# METRICS_HOST, by default HOST), and the application serves no /metrics (service/observability.py).
+metrics_port = int(os.environ.get("METRICS_PORT") or 0)
+metrics_host = os.environ.get("METRICS_HOST") or os.environ.get("HOST", "127.0.0.1")
+
+
+def when_ready(server):
+    """Start the metrics server in the master, once it listens and before it forks the workers."""
+    if metrics_port:  # prometheus-client only: the master must not import Flask before the workers patch
+        from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        start_http_server(metrics_port, addr=metrics_host, registry=registry)
+
+
 # How many connections each worker holds: they share new connections out, and refuse one only when every
 # worker is full (service/worker.py). A slot per worker, twice over for a reload's overlap.
 occupancy = Occupancy(slots=2 * workers + 2)

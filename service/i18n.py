@@ -8,14 +8,15 @@ is adding its file (README, "Adding a language"). ``make messages`` re-extracts 
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
-``{player:는}``, and ``Name`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
-with thousands separators.
+``{player:는}``, and ``fit`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
+with thousands separators. Each sentence is read once into a ``Template``; saying it only fills it in.
 """
 
 from __future__ import annotations
 
 import io
-import re
+import string
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -27,24 +28,27 @@ from babel.support import Translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LOCALE_DIR", "Name", "Words", "negotiate", "request_words", "words_for"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "Template",
+    "Words",
+    "fit",
+    "negotiate",
+    "request_words",
+    "words_for",
+]
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DEFAULT_LANGUAGE = "en"
+UNKNOWN = "?"  # a fact a sentence asks for and was not given shows as this rather than failing the answer
 
 
-class Name(str):
-    """A word in a sentence (a player, a card) that a Korean particle may follow: ``format(name, "는")``
-    gives the name with 은 or 는, as its last sound asks."""
-
-    __slots__ = ()
-
-    def __format__(self, spec: str) -> str:
-        if not spec:
-            return str(self)
-        if spec == "," and self.isdigit():  # a number with thousands separators: 4,400
-            return f"{int(self):,}"
-        return str(self) + _particle(str(self), spec)
+def N_(message: str) -> str:
+    """Mark an English message for the catalogs (``make messages`` extracts it); it is translated when said."""
+    return message
 
 
 # A particle, by either of its forms: (after a final consonant, after a vowel).
@@ -58,6 +62,16 @@ _FINAL_OF = {
     **dict.fromkeys("LR178", "ㄹ"),
     **dict.fromkeys("MN036", "ㅁ"),  # 엠, 엔, 영, 삼, 육: a final consonant other than ㄹ
 }
+
+
+@lru_cache(maxsize=4096)  # the words a sentence names repeat: players, cards, months
+def fit(word: str, spec: str) -> str:
+    """A word as a placeholder's format spec asks for it: followed by the Korean particle whose form fits how
+    the word ends (``fit("A", "는")`` is "A는", ``fit("송학 광", "을")`` "송학 광을"), or, for ``","``, a
+    number with thousands separators (4,400)."""
+    if spec == "," and word.isdigit():
+        return f"{int(word):,}"
+    return word + _particle(word, spec)
 
 
 def _particle(word: str, spec: str) -> str:
@@ -77,56 +91,94 @@ def _particle(word: str, spec: str) -> str:
     return pair[0] if has_final else pair[1]
 
 
+class Template:
+    """One sentence of one language, read once: the placeholders it names, in order, and the text around them.
+    ``fill`` says it of a mapping of facts, ``fill_values`` of the values of its placeholders in order.
+
+    It becomes one ``str.format`` with positional fields (done in C); a placeholder with a spec (a particle,
+    or ``,``) is fitted by ``fit`` before, since ``str.format`` knows neither."""
+
+    __slots__ = ("_format", "_specs", "fill_values", "head", "names")
+
+    def __init__(self, text: str) -> None:
+        pieces = list(string.Formatter().parse(text))
+        names: list[str] = []
+        specs: list[tuple[int, str]] = []
+        parts: list[str] = []
+        for literal, name, spec, conversion in pieces:
+            parts.append(literal.replace("{", "{{").replace("}", "}}"))
+            if name is None:
+                continue
+            if conversion or not name.isidentifier():
+                raise ValueError(f"a sentence names its facts plainly, not {name!r} in {text!r}")
+            if spec:
+                specs.append((len(names), spec))
+            parts.append(f"{{{len(names)}}}")
+            names.append(name)
+        self.head = text if not names else ""  # the whole sentence, when it names no fact
+        self.names = tuple(names)
+        self._specs = tuple(specs)
+        self._format = "".join(parts).format
+        # the sentence, its placeholders filled in order with the values given: str.format itself when no
+        # placeholder has a spec
+        self.fill_values: Callable[..., str] = self._fitted if specs else self._format
+
+    def fill(self, facts: Mapping[str, Any]) -> str:
+        """The sentence, each placeholder filled with its fact (a missing one as "?")."""
+        if not self.names:
+            return self.head
+        return self.fill_values(*[facts.get(name, UNKNOWN) for name in self.names])
+
+    def _fitted(self, *values: Any) -> str:
+        said = list(values)
+        for i, spec in self._specs:
+            value = said[i]
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                said[i] = fit(value if type(value) is str else str(value), spec)
+            else:
+                said[i] = format(value, spec)
+        return self._format(*said)
+
+
 class Words:
-    """The sentences of one language: ``say`` a message, or its ``plural`` form for a count."""
+    """The sentences of one language: ``say`` a message, or its ``plural`` form for a count. Each message is
+    read into a Template once, the first time it is said."""
 
     def __init__(self, lang: str, translations: NullTranslations) -> None:
         self.lang = lang
         self._translations = translations
+        self._said: dict[str, Template] = {}  # message id -> its Template: bounded by the code's sentences
+        self._read: dict[str, Template] = {}  # translated text -> its Template (the plural forms)
+        self._words: dict[str, str] = {}  # message id -> its words, for a message that names no fact
 
-    def say(self, message: str, /, **params: Any) -> str:
-        return _fill(self._translations.gettext(message), params)
+    def template(self, message: str, /) -> Template:
+        said = self._said.get(message)
+        if said is None:
+            said = self._said[message] = Template(self._translations.gettext(message))
+        return said
 
-    def plural(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
-        return _fill(self._translations.ngettext(singular, plural, n), {**params, "n": n})
+    def plural_template(self, singular: str, plural: str, n: int, /) -> Template:
+        text = self._translations.ngettext(singular, plural, n)
+        read = self._read.get(text)
+        if read is None:
+            read = self._read[text] = Template(text)
+        return read
+
+    def say(self, message: str, /, **facts: Any) -> str:
+        return self.template(message).fill(facts)
+
+    def word(self, message: str, /) -> str:
+        """A message that names no fact (the name of a card, of a month, of a rule), translated once."""
+        said = self._words.get(message)
+        if said is None:
+            said = self._words[message] = self.template(message).fill({})
+        return said
+
+    def plural(self, singular: str, plural: str, n: int, /, **facts: Any) -> str:
+        return self.plural_template(singular, plural, n).fill({**facts, "n": n})
 
     def __repr__(self) -> str:
         return f"Words({self.lang!r})"
-
-
-def _fill(text: str, params: dict[str, Any]) -> str:
-    return text.format_map(_Facts(params) if _has_spec(text) else _Plain(params))
-
-
-@lru_cache(maxsize=4096)  # keyed by the catalogs' own sentences: a few hundred
-def _has_spec(text: str) -> bool:
-    """Whether a sentence formats a fact with a spec (a particle, thousands separators): those need Names."""
-    return _SPEC.search(text) is not None
-
-
-_SPEC = re.compile(r"\{[^{}:]*:[^{}]+\}")
-
-
-class _Plain(dict[str, Any]):
-    """The facts of a sentence that formats none of them with a spec: read as they are."""
-
-    def __missing__(self, key: str) -> Name:
-        return _UNKNOWN
-
-
-class _Facts(dict[str, Any]):
-    """The facts of a sentence, each read as a Name a particle may follow. A fact a sentence asks for and was
-    not given shows as "?" rather than failing the answer (the catalog tests render every message)."""
-
-    def __getitem__(self, key: str) -> Any:
-        # made a Name when the sentence reads it: most facts of an event or a check go unsaid
-        value = self.get(key, _UNKNOWN)
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            return Name(value)
-        return value
-
-
-_UNKNOWN = Name("?")
 
 
 def _load(lang: str, path: Path) -> Words:

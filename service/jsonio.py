@@ -25,3 +25,8 @@ class OrjsonProvider(JSONProvider):
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         return Response(orjson.dumps(obj), mimetype=self.mimetype)
+
+
+def answered(answer: Any, status: int = 200) -> Response:
+    """A JSON answer, encoded once in C (what ``jsonify`` gives, without Flask's provider layers)."""
+    return Response(orjson.dumps(answer), status=status, mimetype=OrjsonProvider.mimetype)

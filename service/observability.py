@@ -7,6 +7,7 @@ A line is far under PIPE_BUF (4 KiB), so lines from several gunicorn workers nev
 Metrics work under several gunicorn workers through prometheus-client's multiprocess mode: gunicorn's
 config sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers import this module, and /metrics aggregates
 every worker's samples. Without that variable (tests, ``flask run``) the process's own registry is used.
+With ``METRICS_PORT`` set, /metrics is off the public port: gunicorn's master serves it on that port.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 from flask import Flask, Response
-from flask_smorest import Blueprint
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -63,31 +63,18 @@ def access_log_stream() -> IO[bytes] | None:
     return open(2, "wb", buffering=0, closefd=False)  # stderr itself: never closed
 
 
-blp = Blueprint("metrics", __name__, description="Prometheus metrics")
-_EXAMPLE = (
-    "# HELP gostop_requests_total HTTP requests answered\n# TYPE gostop_requests_total counter\n"
-    'gostop_requests_total{endpoint="/v1/score",method="POST",status="200"} 42.0\n'
-)
-
-
-@blp.route("/metrics", methods=["GET"])
-@blp.doc(operationId="getMetrics")
-@blp.doc(
-    responses={
-        "200": {
-            "description": "Prometheus text exposition format",
-            "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}},
-        }
-    }
-)
 def metrics() -> Response:
     """Prometheus text format: request counts and latency histograms per endpoint, across workers."""
+    return Response(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST)
+
+
+def registry() -> CollectorRegistry:
+    """Every worker's samples under gunicorn (multiprocess mode), else this process's own."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-    else:
-        registry = REGISTRY
-    return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+        collected = CollectorRegistry()
+        multiprocess.MultiProcessCollector(collected)  # type: ignore[no-untyped-call]
+        return collected
+    return REGISTRY
 
 
 def _new_id() -> str:
@@ -128,12 +115,32 @@ class Observed:
 
         def start(code: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             status[0] = code
+            wordy = cached = False
+            vary = -1
+            for i, (name, value) in enumerate(headers):
+                if name == "Content-Type":
+                    wordy = value.startswith(_WORDY)
+                elif name == "Cache-Control":
+                    cached = True  # the answer's own (a catalog, a page): it keeps it
+                elif name == "Vary":
+                    vary = i
             headers.append((REQUEST_ID, request_id))
-            headers.extend(self.extra_headers(path))
-            if any(name == "Content-Type" and value.startswith(_WORDY) for name, value in headers):
+            for name, value in self.extra_headers(path):
+                if name == "Cache-Control" and cached:
+                    continue
+                if name == "Vary":
+                    if vary >= 0:
+                        headers[vary] = ("Vary", f"{headers[vary][1]}, {value}")
+                        continue
+                    vary = len(headers)
+                headers.append((name, value))
+            if wordy:
                 # the sentences of a JSON answer are in the language the client asked for (API.md v1.1)
-                lang = words_for(environ.get("HTTP_ACCEPT_LANGUAGE")).lang
-                headers += [("Content-Language", lang), ("Vary", "Accept-Language")]
+                headers.append(("Content-Language", words_for(environ.get("HTTP_ACCEPT_LANGUAGE")).lang))
+                if vary >= 0:
+                    headers[vary] = ("Vary", f"{headers[vary][1]}, Accept-Language")
+                else:
+                    headers.append(("Vary", "Accept-Language"))
             return start_response(code, headers, exc_info)
 
         body = self.wsgi_app(environ, start)
@@ -158,6 +165,12 @@ class Observed:
 
 
 def init_app(app: Flask, extra_headers: Callable[[str], list[tuple[str, str]]]) -> None:
-    """Wrap the app. ``app.config["ACCESS_LOG_STREAM"]``, if set, is the binary stream for access-log lines."""
+    """Wrap the app. ``app.config["ACCESS_LOG_STREAM"]``, if set, is the binary stream for access-log lines.
+
+    ``GET /metrics`` is served on the app's own port only when ``METRICS_PORT`` is not set: with it, gunicorn's
+    master serves the metrics on that port (service/gunicorn.conf.py), and the public port has none.
+    """
+    if not app.config.get("METRICS_PORT", os.environ.get("METRICS_PORT")):
+        app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
     stream = app.config["ACCESS_LOG_STREAM"] if "ACCESS_LOG_STREAM" in app.config else access_log_stream()
     app.wsgi_app = Observed(app.wsgi_app, extra_headers, stream)  # type: ignore[method-assign]

@@ -1,11 +1,13 @@
-"""The OpenAPI document, generated from the app: served at /openapi.yaml and written by `make openapi`.
+"""The OpenAPI 3.1 document, generated from the app: served at /openapi.yaml and /openapi.json, and written by
+`make openapi`.
 
 python -m service.openapi openapi.yaml
 
-flask-smorest builds the document from the schemas; ``tidy`` then makes it fit for client generators in
-the few places where apispec's output is not: a nullable object is its real schema or null (apispec writes
-``anyOf`` with an untyped object), the ``X-Request-ID`` header every operation takes and every answer
-carries is declared, and schemas nothing refers to are left out.
+flask-smorest builds the document from the schemas (``service.schemas`` documents gostop's own fields, and
+every named set of values is one component); ``tidy`` then declares what every operation shares, which no
+schema says: the ``X-Request-ID`` header every operation takes and every answer carries, the
+``Accept-Language`` every operation's sentences follow and the ``Content-Language`` that says which, and
+leaves out the schemas nothing refers to.
 """
 
 from __future__ import annotations
@@ -14,59 +16,85 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import yaml  # type: ignore[import-untyped]
 from flask import Flask
 
 from .observability import REQUEST_ID
 
+PUBLISHED = "gostop.openapi"  # app.extensions: {mimetype: (body, etag)}, kept by service.api.docs.publish
 _METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
-_UNTYPED_NULL = {"nullable": True, "type": "object"}
-_REQUEST_ID_PARAMETER = {
-    "name": REQUEST_ID,
-    "in": "header",
-    "required": False,
-    "description": "an id for this request, echoed on the answer when it is 1-128 of A-Z a-z 0-9 . _ : - "
-    "(anything else is replaced, never refused); made up when absent",
-    "schema": {"type": "string"},
+_WORDY = ("application/json", "application/problem+json")  # answers whose sentences follow Accept-Language
+_PARAMETERS = {
+    "RequestId": {
+        "name": REQUEST_ID,
+        "in": "header",
+        "required": False,
+        "description": "an id for this request, echoed on the answer when it is 1-128 of A-Z a-z 0-9 . _ : - "
+        "(anything else is replaced, never refused); made up when absent",
+        "schema": {"type": "string"},
+    },
+    "AcceptLanguage": {
+        "name": "Accept-Language",
+        "in": "header",
+        "required": False,
+        "description": "the language of the answer's sentences (RFC 9110 12.5.4, q-values honoured): en (the "
+        "default) or ko; a tag is read by its primary subtag (ko-KR asks for ko). Only the sentences change: "
+        "codes, ids, numbers and facts are the same in every language",
+        "schema": {"type": "string"},
+        "example": "ko-KR,ko;q=0.9,en;q=0.8",
+    },
 }
-_REQUEST_ID_HEADER = {
-    "description": "the request's id: the one sent, or one made up; the access log line carries it too",
-    "schema": {"type": "string"},
+_HEADERS = {
+    "RequestId": {
+        "description": "the request's id: the one sent, or one made up; the access log line carries it too",
+        "schema": {"type": "string"},
+    },
+    "ContentLanguage": {
+        "description": "the language the answer's sentences are in (en or ko), as negotiated from Accept-Language",
+        "schema": {"type": "string", "enum": ["en", "ko"]},
+    },
 }
 
 
 def tidy(spec: dict[str, Any]) -> dict[str, Any]:
-    """The generated document, fit for client generators (see the module docstring)."""
-    spec = _typed_nulls(spec)
+    """The generated document, with what every operation shares declared (see the module docstring)."""
     components = spec.setdefault("components", {})
-    components.setdefault("parameters", {})["RequestId"] = _REQUEST_ID_PARAMETER
-    components.setdefault("headers", {})["RequestId"] = _REQUEST_ID_HEADER
-    header_ref = {"$ref": "#/components/headers/RequestId"}
+    components.setdefault("parameters", {}).update(_PARAMETERS)
+    components.setdefault("headers", {}).update(_HEADERS)
     for path in spec["paths"].values():
         for method, operation in path.items():
             if method not in _METHODS:
                 continue
-            operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/RequestId"})
+            parameters = operation.setdefault("parameters", [])
+            parameters.append({"$ref": "#/components/parameters/RequestId"})
+            if _has_words(operation, components):
+                parameters.append({"$ref": "#/components/parameters/AcceptLanguage"})
             for response in operation.get("responses", {}).values():
                 if "$ref" not in response:
-                    response.setdefault("headers", {})[REQUEST_ID] = dict(header_ref)  # no YAML aliases
+                    _add_headers(response)
     for response in components.get("responses", {}).values():
-        response.setdefault("headers", {})[REQUEST_ID] = dict(header_ref)
+        _add_headers(response)
     _drop_unused_schemas(spec)
     return spec
 
 
-def _typed_nulls(node: Any) -> Any:
-    if isinstance(node, dict):
-        any_of = node.get("anyOf")
-        if isinstance(any_of, list) and len(any_of) == 2 and _UNTYPED_NULL in any_of:
-            (ref,) = (s for s in any_of if s != _UNTYPED_NULL)
-            rest = {k: _typed_nulls(v) for k, v in node.items() if k != "anyOf"}
-            return {**rest, "allOf": [_typed_nulls(ref)], "nullable": True}
-        return {k: _typed_nulls(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_typed_nulls(v) for v in node]
-    return node
+def _add_headers(response: dict[str, Any]) -> None:
+    headers = response.setdefault("headers", {})
+    headers[REQUEST_ID] = {"$ref": "#/components/headers/RequestId"}  # a new dict each time: no YAML aliases
+    if any(kind in _WORDY for kind in response.get("content", {})):
+        headers["Content-Language"] = {"$ref": "#/components/headers/ContentLanguage"}
+
+
+def _has_words(operation: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether any answer of the operation is JSON (an answer with sentences, or a problem with its title)."""
+    for response in operation.get("responses", {}).values():
+        ref = response.get("$ref", "")
+        if ref:
+            response = components["responses"][ref.rsplit("/", 1)[1]]
+        if any(kind in _WORDY for kind in response.get("content", {})):
+            return True
+    return False
 
 
 _SCHEMA_REF = "#/components/schemas/"
@@ -101,10 +129,20 @@ def _drop_unused_schemas(spec: dict[str, Any]) -> None:
         del schemas[name]
 
 
-def openapi_yaml(app: Flask) -> str:
-    """The app's OpenAPI document as YAML, keys sorted so the committed file diffs cleanly."""
+def document(app: Flask) -> tuple[str, bytes]:
+    """The app's OpenAPI document, as YAML (keys sorted, so the committed file diffs cleanly) and as JSON."""
     api = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
-    return str(yaml.safe_dump(tidy(api.spec.to_dict()), sort_keys=True, allow_unicode=True, width=100))
+    # a copy through JSON: apispec's own dict stays as it made it, and no node is shared (no YAML aliases)
+    spec = tidy(orjson.loads(orjson.dumps(api.spec.to_dict())))
+    # libyaml's dumper when PyYAML has it (the same text, five times faster: the document is made per app)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text = str(yaml.dump(spec, Dumper=dumper, sort_keys=True, allow_unicode=True, width=100))
+    return text, orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)
+
+
+def openapi_yaml(app: Flask) -> str:
+    """The document the app serves at /openapi.yaml (made when the app was built)."""
+    return str(app.extensions[PUBLISHED]["application/yaml"][0])
 
 
 def main(argv: list[str]) -> int:

@@ -2,8 +2,9 @@
 
 flask-smorest lets a Blueprint swap its webargs parser (``Blueprint.ARGUMENTS_PARSER``). Every gostop
 endpoint reads exactly one location, the JSON body, so this parser goes straight from ``request.get_json``
-to ``schema.load``: the same validation and the same error shapes, without webargs' per-request
-location machinery on the hot path. Documentation still comes from flask-smorest.
+to the schema's ``Loader`` (``service.loading``: ``schema.load``, fast for a valid body): the same
+validation and the same error shapes, without webargs' per-request location machinery on the hot path.
+Documentation still comes from flask-smorest.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
 from engine import CARDS
 
+from .loading import Loader
+
 CARD_IDS = frozenset(card.id for card in CARDS)  # for membership; schemas.CARD_IDS is the documented enum
 
 
@@ -33,6 +36,7 @@ class JsonBodyParser(FlaskParser):
         if location != "json" or not isinstance(argmap, ma.Schema):
             return super().use_args(argmap, req, location=location, **kwargs)
         schema = argmap
+        loader = Loader(schema)
 
         def decorator(func: View) -> View:
             @functools.wraps(func)
@@ -47,7 +51,7 @@ class JsonBodyParser(FlaskParser):
                 except BadRequest:
                     abort(400, messages={"json": ["Invalid JSON body."]})
                 try:
-                    body = schema.load(data)
+                    body = loader.load(data)
                 except ma.ValidationError as err:
                     # report every fault at once: the shape's, and any card id that is not a card
                     abort(422, messages={"json": err.messages, "cards": unknown_card_ids(data)})

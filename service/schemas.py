@@ -1,23 +1,98 @@
-"""The request bodies: one marshmallow schema each, and the apispec hooks that document the custom fields.
+"""The types every request and answer shares: the named sets of values (card ids, preset names, knob choices,
+event types, outcomes...), the ``rules`` of a request and of an answer, and gostop's own marshmallow fields.
 
 Schemas check the *shape* of a request (types, required fields, sizes); the engine checks what the rules
 say (a card id exists, a card is in one place, a knob value is in range) and names the culprit. The OpenAPI
-description of each body is generated from these classes, so ``openapi.yaml`` cannot drift from them.
+document is generated from these classes: each named set is one component schema (``NAMED``), and a field
+of a named set is documented as a reference to it (``document``), so a generated client has one type for a
+card id, whether it comes in a request or in an answer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine import CARDS, KNOBS, PRESETS, Kind, Outcome
+from engine import CARDS, KNOBS, PRESETS, Combination, EventType, Expect, Kind, Outcome
 
 CARD_IDS = [c.id for c in CARDS]
 BONUS_IDS = [c.id for c in CARDS if c.kind is Kind.BONUS]
+CUP_PLACEMENTS = ["animal", "junk"]
 MAX_PLAYERS = 3
 MAX_ID_LENGTH = 64
+
+
+# Knobs whose choices are the same set share its component: one type in a generated client, not two.
+_SHARED_CHOICES: dict[tuple[str, ...], str] = {("redeal", "nagari"): "RedealOrNagari"}
+
+
+def _knob_component(knob: str) -> str:
+    """The component of a knob's choices: ``gobak`` -> GobakChoice, ``no_steal_on_last_turn`` ->
+    NoStealOnLastTurnChoice; ``floor_four`` and ``multiple_chongtong`` -> RedealOrNagari."""
+    shared = _SHARED_CHOICES.get(tuple(KNOBS[knob].choices))
+    return shared or "".join(part.title() for part in knob.split("_")) + "Choice"
+
+
+def _enum(values: list[str], description: str) -> dict[str, Any]:
+    return {"type": "string", "enum": values, "description": description}
+
+
+_CHOICE_DOCS = {"RedealOrNagari": "what the deal becomes (floor_four, multiple_chongtong): a redeal, or a nagari"}
+
+# The named sets of values, each one component schema of the OpenAPI document.
+NAMED: Mapping[str, dict[str, Any]] = {
+    "CardId": _enum(CARD_IDS, "a card of the deck (RULES.md 1), as GET /v1/cards lists them"),
+    "BonusCardId": _enum(BONUS_IDS, "a bonus card"),
+    "PresetName": _enum(list(PRESETS), "a preset: a named rule set (RULES.md 10), as GET /v1/rules lists them"),
+    "CupPlacement": _enum(CUP_PLACEMENTS, "where the cup (sep-animal) counts: as an animal, or as double junk"),
+    "CardKind": _enum([k.value for k in Kind], "what a card is"),
+    "Combination": _enum([c.value for c in Combination], "a scoring combination (RULES.md 2)"),
+    "EventType": _enum([t.value for t in EventType], "what happened at the table"),
+    "Outcome": _enum([o.value for o in Outcome], "how a hand ended"),
+    "Expect": _enum([e.value for e in Expect], "what the log must say next: a turn, a flip turn, or a go/stop call"),
+    "ReplayStatus": _enum(["in_progress", "finished"], "whether the hand of a replayed log is over"),
+    "InstantPaymentCode": _enum(
+        ["first-ppuk", "first-ttadak"], "why a payment was made at once: first-turn ppuks, or a first-turn ttadak"
+    ),
+    **{
+        _knob_component(name): _enum(list(knob.choices), _CHOICE_DOCS.get(_knob_component(name), f"a value of {name}"))
+        for name, knob in KNOBS.items()
+        if knob.choices and name != "bonus_cards"  # bonus_cards lists BonusCardIds
+    },
+}
+
+
+class Named(fields.String):
+    """A string of a named set: documented as a reference to the set's component schema. The request schemas
+    check membership themselves, where they check it at all (card ids are the engine's to check)."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+
+def one_of(component: str, **kwargs: Any) -> Named:
+    """A request field whose value must be one of a named set (marshmallow's own OneOf message)."""
+    values = NAMED[component]["enum"]
+    return Named(component, validate=validate.OneOf(values), **kwargs)
+
+
+class Count(fields.Integer):
+    """A whole number of a request (a go count, a streak, a stake). JSON Schema, and so the document, reads 2.0
+    as the integer 2: so does this field; a number with a fraction, a string or a boolean is refused."""
+
+    plain_type = int  # an int passes through unchanged (service.loading)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Strict(ma.Schema):
@@ -35,24 +110,17 @@ class CardIds(fields.Field[Any]):
             raise ma.ValidationError("Not a valid list.")
         if len(value) > len(CARDS):
             raise ma.ValidationError(f"Longer than maximum length {len(CARDS)}.")
-        _check_items(value, str, "Not a valid string.")
+        check_items(value, str, "Not a valid string.")
         return value
 
 
-def _check_items(items: list[Any], kind: type, message: str) -> None:
+def check_items(items: list[Any], kind: type, message: str) -> None:
     """Every item is a ``kind``: one pass in C for what JSON gives (exact types), the slow way to name one."""
     if set(map(type, items)) <= {kind}:
         return
     for i, item in enumerate(items):
         if not isinstance(item, kind):
             raise ma.ValidationError({i: [message]})
-
-
-def card_ids_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: document CardIds as a unique array of catalog ids."""
-    if not isinstance(field, CardIds):
-        return {}
-    return {"type": "array", "items": {"type": "string", "enum": CARD_IDS}, "uniqueItems": True, "maxItems": len(CARDS)}
 
 
 def card_list(description: str, **kwargs: Any) -> CardIds:
@@ -68,21 +136,26 @@ def _knob_field(name: str, required: bool) -> fields.Field[Any]:
     if knob.kind == "int":
         return fields.Integer(validate=validate.Range(knob.minimum, knob.maximum), strict=True, **kw)
     if knob.kind == "choice":
-        return fields.String(validate=validate.OneOf(knob.choices), **kw)
+        return one_of(_knob_component(name), **kw)
     if knob.kind == "set":
         meta["uniqueItems"] = True
-        return fields.List(fields.String(validate=validate.OneOf(knob.choices)), **kw)
+        component = "BonusCardId" if name == "bonus_cards" else _knob_component(name)
+        return fields.List(one_of(component), **kw)
     return fields.List(
         fields.Integer(validate=validate.Range(0), strict=True), validate=validate.Length(max=knob.max_items), **kw
     )
 
 
-_PRESET = fields.String(validate=validate.OneOf(list(PRESETS)), metadata={"description": "preset name"})
 RulesOverrideSchema = Strict.from_dict(
-    {"preset": _PRESET, **{name: _knob_field(name, False) for name in KNOBS}}, name="RulesOverride"
+    {
+        "preset": one_of("PresetName", metadata={"description": "the preset the overrides start from"}),
+        **{name: _knob_field(name, False) for name in KNOBS},
+    },
+    name="RulesOverride",
 )
 RulesSchema = Strict.from_dict(
-    {"preset": fields.String(required=True), **{name: _knob_field(name, True) for name in KNOBS}}, name="Rules"
+    {"preset": Named("PresetName", required=True), **{name: _knob_field(name, True) for name in KNOBS}},
+    name="Rules",
 )
 
 
@@ -95,166 +168,58 @@ class RulesSpec(fields.Field[Any]):
         return value
 
 
-def rules_spec_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: document RulesSpec as oneOf(preset name, overrides object)."""
-    if not isinstance(field, RulesSpec):
-        return {}
-    return {
-        "oneOf": [{"type": "string", "enum": list(PRESETS)}, {"$ref": "#/components/schemas/RulesOverride"}],
-        "description": "a preset name, or a preset with knob overrides; omitted: korean-2p for "
-        "two players, korean-3p for three",
-    }
-
-
 def rules_field() -> RulesSpec:
     return RulesSpec(load_default=None)
 
 
-CUP_PIN = fields.String(
-    validate=validate.OneOf(["animal", "junk"]),
-    load_default=None,
-    allow_none=True,
-    metadata={"description": "pin the cup (sep-animal) as an animal or as double junk"},
-)
-
-
-# --- requests -------------------------------------------------------------------------------------------
-
-
-class ScoreRequest(Strict):
-    rules = rules_field()
-    cards = card_list("the player's captured cards", required=True)
-    sep_animal_as = CUP_PIN
-
-
-class SettlePlayer(Strict):
-    id = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
-    captured = card_list("cards this player captured", load_default=list)
-    go_count = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    shakes = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 4))
-    bombs = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 4))
-    sep_animal_as = CUP_PIN
-
-
-class SettleRequest(Strict):
-    rules = rules_field()
-    players = fields.List(fields.Nested(SettlePlayer), required=True, validate=validate.Length(2, MAX_PLAYERS))
-    winner = fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Length(1, MAX_ID_LENGTH),
-        metadata={"description": "the player who stopped; null for a nagari"},
-    )
-    outcome = fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=validate.OneOf([o.value for o in Outcome]),
-        metadata={
-            "description": "stop (default with a winner), nagari (default without), "
-            "or an instant win: chongtong, three-ppuk, heodang"
-        },
-    )
-    last_go = fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Length(1, MAX_ID_LENGTH),
-        metadata={
-            "description": "the loser who called go last; needed only for gobak pays-all when several losers called go"
-        },
-    )
-    nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    stake = fields.Integer(
-        load_default=1, strict=True, validate=validate.Range(0, 10**9), metadata={"description": "money per point"}
-    )
-
-
-MAX_MOVES = 200  # a hand has at most about 70 moves (turns, calls, declarations); see README "Limits"
-
-
-class MoveSchema(Strict):
-    """One move of a log (documentation: ``MoveList`` checks shape, ``engine.Move.from_dict`` the rest)."""
-
-    player = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
-    play = fields.String(metadata={"enum": CARD_IDS, "description": "the hand card played"})
-    capture = fields.String(metadata={"enum": CARD_IDS, "description": "which of two layout cards it takes"})
-    draw = fields.String(metadata={"enum": CARD_IDS, "description": "the card flipped from the stock"})
-    draw_capture = fields.String(metadata={"enum": CARD_IDS, "description": "which of two layout cards it takes"})
-    shake = fields.List(
-        fields.String(metadata={"enum": CARD_IDS}),
-        validate=validate.Length(3, 3),
-        metadata={"description": "three cards of one month shown before playing one of them"},
-    )
-    bomb = fields.List(
-        fields.String(metadata={"enum": CARD_IDS}),
-        validate=validate.Length(3, 3),
-        metadata={"description": "three cards of one month played at once onto the fourth"},
-    )
-    flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
-    bonus = fields.String(metadata={"enum": BONUS_IDS, "description": "a bonus card played from hand"})
-    bonus_flipped = fields.List(
-        fields.String(metadata={"enum": BONUS_IDS}),
-        metadata={"description": "bonus cards the stock turned up during the turn"},
-    )
-    call = fields.String(validate=validate.OneOf(["go", "stop"]))
-    sep_animal_as = fields.String(
-        validate=validate.OneOf(["animal", "junk"]), metadata={"description": "a cup declaration, in a move of its own"}
-    )
+def cup_pin(description: str = "pin the cup (sep-animal) as an animal or as double junk") -> Named:
+    return one_of("CupPlacement", load_default=None, allow_none=True, metadata={"description": description})
 
 
 class MoveList(fields.Field[Any]):
     """The moves of a log: a list of objects, read one by one by the engine so that an error names its move."""
 
+    MAX = 200  # a hand has at most about 70 moves (turns, calls, declarations); see README "Limits"
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[dict[str, Any]]:
         if not isinstance(value, list):
             raise ma.ValidationError("Not a valid list.")
-        if len(value) > MAX_MOVES:
-            raise ma.ValidationError(f"Longer than maximum length {MAX_MOVES}.")
-        _check_items(value, dict, "Not a valid move object.")
+        if len(value) > self.MAX:
+            raise ma.ValidationError(f"Longer than maximum length {self.MAX}.")
+        check_items(value, dict, "Not a valid move object.")
         return value
 
 
-def move_list_property(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: document MoveList as an array of Move."""
-    if not isinstance(field, MoveList):
-        return {}
-    return {"type": "array", "items": {"$ref": "#/components/schemas/Move"}, "maxItems": MAX_MOVES}
+# --- documenting gostop's own fields ---------------------------------------------------------------------
+
+_REF = "#/components/schemas/"
 
 
-class DealSchema(Strict):
-    layout = card_list(
-        "cards turned face up at the deal: the month cards, plus any bonus card dealt there "
-        "(it goes to the first player) and the card that replaced it",
-        required=True,
-    )
-    hands = fields.Dict(  # JSON keys are strings already; the engine checks they are exactly the players
-        values=card_list("a player's dealt hand"),
-        load_default=None,
-        metadata={"description": "player id -> dealt hand; leave out for a game whose hands are hidden"},
-    )
-    stock = card_list(
-        "the undealt cards, top first; leave out when unknown (every turn then says its draw)", load_default=None
-    )
-    shown = fields.Dict(
-        values=card_list("four cards of one month"),
-        load_default=None,
-        metadata={
-            "description": "player id -> the chongtong (four cards of one month) that player showed at the deal; "
-            "for a game whose hands are hidden, so that the deal can end in chongtong"
-        },
-    )
+def document(field: fields.Field[Any]) -> dict[str, Any] | None:
+    """The OpenAPI property of one of gostop's own fields, or None for marshmallow's (apispec documents those).
 
-
-class ReplayRequest(Strict):
-    rules = rules_field()
-    players = fields.List(
-        fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
-        required=True,
-        validate=validate.Length(2, MAX_PLAYERS),
-        metadata={"description": "player ids in turn order; the first deals and plays first"},
-    )
-    deal = fields.Nested(DealSchema, required=True)
-    moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
-    nagari_streak = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 20))
-    stake = fields.Integer(
-        load_default=1, strict=True, validate=validate.Range(0, 10**9), metadata={"description": "money per point"}
-    )
+    A named string is a reference to its set (or that or null); a card list an array of CardIds; ``rules`` a
+    preset name or an overrides object; a move log an array of Moves.
+    """
+    description = field.metadata.get("description")
+    if isinstance(field, Named):
+        prop: dict[str, Any] = {"$ref": _REF + field.component}
+        if field.allow_none:
+            prop = {"anyOf": [prop, {"type": "null"}]}
+    elif isinstance(field, CardIds):
+        prop = {"type": "array", "items": {"$ref": _REF + "CardId"}, "uniqueItems": True, "maxItems": len(CARDS)}
+        if field.allow_none:
+            prop["type"] = ["array", "null"]
+    elif isinstance(field, RulesSpec):
+        prop = {
+            "oneOf": [{"$ref": _REF + "PresetName"}, {"$ref": _REF + "RulesOverride"}, {"type": "null"}],
+            "description": "a preset name, or a preset with knob overrides; omitted or null: korean-2p for two "
+            "players, korean-3p for three",
+        }
+    elif isinstance(field, MoveList):
+        prop = {"type": "array", "items": {"$ref": _REF + "Move"}, "maxItems": MoveList.MAX}
+    else:
+        return None
+    if description and "description" not in prop:
+        prop["description"] = description
+    return prop

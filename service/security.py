@@ -1,13 +1,19 @@
-"""Headers for browser clients: CORS (off unless origins are configured), nosniff, no-store, and the CSPs
-of the pages: the docs, the rule book and the table page.
+"""Headers for browser clients and caches: CORS (off unless origins are configured), nosniff, the CSPs of the
+pages (the docs, the rule book and the problem types' pages, the table page), and no-store for rulings.
 
 ``CORS_ORIGINS`` is a comma-separated list of allowed origins (``*`` for any); unset or empty, no CORS
-headers are sent, so browsers on other origins cannot read the answers.
+headers are sent, so browsers on other origins cannot read the answers. With CORS on, a preflight allows
+only the methods the service serves, and every answer carries ``Vary: Origin``, since whether it may be read
+depends on the asking origin (a cache must not hand one origin's answer to another).
+
+An answer that sets its own ``Cache-Control`` (the catalogs, the rule book, the OpenAPI document: each with
+an ETag) keeps it; every other API answer is ``no-store``: a ruling is never cached.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from flask import Flask
 from flask_cors import CORS
@@ -18,7 +24,7 @@ DOCS_CSP = (
     "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
-# The rule book page: its own style sheet and nothing else (no script, no inline style).
+# The rule book and the problem types' pages: their style sheet and nothing else (no script, no inline style).
 RULES_CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
@@ -27,28 +33,43 @@ PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
+NO_STORE = ("Cache-Control", "no-store")
+
+Headers = list[tuple[str, str]]
 
 
-_COMMON = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
-_DOCS = [*_COMMON, ("Content-Security-Policy", DOCS_CSP)]
-_RULES = [*_COMMON, ("Content-Security-Policy", RULES_CSP)]
-_PAGE = [*_COMMON, ("Content-Security-Policy", PAGE_CSP)]
-# API answers are computed per request: never cache a ruling
-_API = [*_COMMON, ("Content-Security-Policy", API_CSP), ("Cache-Control", "no-store")]
+def _headers(csp: str, *more: tuple[str, str]) -> Headers:
+    return [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Content-Security-Policy", csp),
+        *more,
+    ]
 
 
-def headers_for(path: str) -> list[tuple[str, str]]:
-    """The fixed security headers of an answer to ``path`` (added by the WSGI middleware)."""
-    if path == "/rules" or path.startswith("/rules/"):
-        return _RULES
-    if path in ("/", "/sw.js") or path.startswith("/table/"):
-        return _PAGE
-    return _DOCS if path == "/docs" or path.startswith("/docs/") else _API
-
-
-def init_app(app: Flask) -> None:
-    origins = [o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()]
+def cors_origins(app: Flask) -> list[str]:
+    """The origins allowed to read the answers: the app's ``CORS_ORIGINS`` setting, else the environment's."""
     if app.config.get("CORS_ORIGINS") is not None:
-        origins = list(app.config["CORS_ORIGINS"])
+        return list(app.config["CORS_ORIGINS"])
+    return [o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()]
+
+
+def init_app(app: Flask) -> Callable[[str], Headers]:
+    """Switch CORS on when origins are configured; returns ``headers_for(path)``, the fixed headers of an answer
+    to ``path`` that the WSGI middleware adds (``service.observability``). Call it once every route is in."""
+    origins = cors_origins(app)
+    vary = [("Vary", "Origin")] if origins else []
     if origins:
-        CORS(app, origins=origins, expose_headers=["X-Request-ID"], max_age=600)
+        served = sorted({m for rule in app.url_map.iter_rules() for m in rule.methods or ()})
+        CORS(app, origins=origins, methods=served, expose_headers=["X-Request-ID"], max_age=600, vary_header=False)
+    docs, rules, page = _headers(DOCS_CSP, *vary), _headers(RULES_CSP, *vary), _headers(PAGE_CSP, *vary)
+    api = _headers(API_CSP, *vary, NO_STORE)
+
+    def headers_for(path: str) -> Headers:
+        if path == "/rules" or path.startswith(("/rules/", "/problems")):
+            return rules
+        if path in ("/", "/sw.js") or path.startswith("/table/"):
+            return page
+        return docs if path == "/docs" or path.startswith("/docs/") else api
+
+    return headers_for

@@ -54,6 +54,8 @@ from gunicorn.http.errors import (
 from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
+from .codes import SERVER_CODES, type_of
+
 BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
 REFUSAL_SLOTS = 128  # connections a full worker may be refusing at once, beyond worker_connections
 LOOK_EVERY = 0.05  # seconds between a worker's looks at the others (and at the listen queue when all are full)
@@ -73,29 +75,16 @@ _REFUSALS: tuple[tuple[type[Exception], HTTPStatus], ...] = (
 )
 
 
-# The stable code of each answer the worker gives before the application sees the request.
-_CODES = {
-    HTTPStatus.BAD_REQUEST: "bad-request",
-    HTTPStatus.FORBIDDEN: "forbidden",
-    HTTPStatus.REQUEST_TIMEOUT: "request-timeout",
-    HTTPStatus.REQUEST_URI_TOO_LONG: "request-line-too-long",
-    HTTPStatus.EXPECTATION_FAILED: "expectation-failed",
-    HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: "headers-too-large",
-    HTTPStatus.INTERNAL_SERVER_ERROR: "internal-error",
-    HTTPStatus.NOT_IMPLEMENTED: "not-implemented",
-    HTTPStatus.SERVICE_UNAVAILABLE: "busy",
-}
-
-
 def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
     """A whole HTTP/1.1 answer with a problem+json body (RFC 9457), closing the connection. These come before
     the application, so before the request's language is known: they are in English."""
+    code = SERVER_CODES.get(status.value, "bad-request")
     problem = {
-        "type": "about:blank",
+        "type": type_of(code),
         "title": status.phrase,
         "status": status.value,
         "detail": detail,
-        "code": _CODES.get(status, "bad-request"),
+        "code": code,
     }
     body = json.dumps(problem).encode()
     head = [

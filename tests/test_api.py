@@ -311,3 +311,17 @@ def test_an_unexpected_error_is_a_bare_500_problem(app):
     resp = broken.test_client().get("/boom")
     body = assert_problem(resp, 500)
     assert "secret" not in resp.get_data(as_text=True) and "RuntimeError" not in body["detail"]
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_number(client):
+    """OpenAPI 3.1 reads numbers as JSON Schema does: 2.0 is the integer 2, so the service does too (a count
+    with a fraction is still refused)."""
+    five = ["jan-bright", "mar-bright", "aug-bright", "nov-bright", "dec-bright"]
+    players = [{"id": "A", "captured": five, "shakes": 1.0}, {"id": "B"}]
+    written = client.post("/v1/settle", json={"players": players, "winner": "A", "stake": 100.0})
+    plain = client.post(
+        "/v1/settle", json={"players": [{**players[0], "shakes": 1}, players[1]], "winner": "A", "stake": 100}
+    )
+    assert written.status_code == 200 and written.get_json() == plain.get_json()
+    refused = assert_problem(client.post("/v1/settle", json={"players": players, "winner": "A", "stake": 1.5}), 422)
+    assert refused["errors"] == {"stake": ["Not a valid integer."]}

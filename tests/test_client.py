@@ -1,6 +1,7 @@
 """openapi.yaml is fit for client generators: openapi-python-client (from PyPI) generates a client from the
-committed document, and that client calls the live app for every operation and reads the answers back into
-its typed models."""
+committed document with no warning and one class per named type, and that client calls the live app for every
+operation and reads the answers back into its typed models (a replay's cards go into a settle request as they
+are)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from service import create_app
-from service.api import examples
+from service import create_app, replay, score, settlement
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("client")
@@ -90,49 +90,75 @@ def test_every_operation_has_a_named_function(client_package):
         "replay_log",
         "get_health",
         "get_openapi_document",
+        "get_openapi_json",
         "get_docs_page",
-        "get_metrics",
     }
+
+
+def test_each_named_type_is_one_class(client_package):
+    """One enum class per named set (card ids, presets, knob choices, event types...): no two classes hold the
+    same values, as the 12 inline card-id enums of the OpenAPI 3.0 document once made 12 classes."""
+    import enum
+
+    models = importlib.import_module("gostop_client.models")
+    enums = {name: cls for name, cls in vars(models).items() if isinstance(cls, type) and issubclass(cls, enum.Enum)}
+    values: dict[tuple[str, ...], str] = {}
+    for name, cls in enums.items():
+        key = tuple(sorted(str(member.value) for member in cls))
+        assert key not in values, f"{name} and {values.get(key)} hold the same values"
+        values[key] = name
+    assert {"CardId", "PresetName", "EventType", "Outcome", "ProblemCode", "GobakChoice"} <= set(enums)
 
 
 def test_the_generated_client_calls_every_operation(client_package, live):
     p = client_package
-    cards = _op(p, "cards", "list_cards").sync(client=live)
-    assert len(cards.cards) == 51 and cards.cards[0].names.ko
-    presets = _op(p, "rules", "list_presets").sync(client=live)
-    assert {x.name for x in presets.presets} >= {"korean-2p", "korean-3p"}
-    preset = _op(p, "rules", "get_preset").sync("korean-2p", client=live)
-    assert preset.gobak == "double" and preset.bomb_flip_timing == "any"
+    cards = _op(p, "catalogs", "list_cards").sync(client=live)
+    assert len(cards.cards) == 51 and cards.cards[0].names.ko and cards.cards[0].id == _model(p, "CardId")("jan-bright")
+    presets = _op(p, "catalogs", "list_presets").sync(client=live)
+    assert {x.name for x in presets.presets} >= {_model(p, "PresetName")("korean-2p")}
+    preset = _op(p, "catalogs", "get_preset").sync("korean-2p", client=live)
+    assert preset.gobak == _model(p, "GobakChoice")("double") and preset.bomb_flip_timing == "any"
 
-    score = _op(p, "hands", "score_cards").sync(
-        client=live, body=_model(p, "ScoreRequest").from_dict(examples.SCORE_REQUEST)
-    )
-    assert score.total == 8 and score.explanation
-    settled = _op(p, "hands", "settle_hand").sync(
-        client=live, body=_model(p, "SettleRequest").from_dict(examples.SETTLE_REQUEST)
+    scored = _op(p, "score", "score_cards").sync(client=live, body=_model(p, "ScoreRequest").from_dict(score.EXAMPLE))
+    assert scored.total == 8 and scored.explanation
+    settled = _op(p, "settlement", "settle_hand").sync(
+        client=live, body=_model(p, "SettleRequest").from_dict(settlement.EXAMPLES["stop"])
     )
     assert settled.winner == "A" and {c.rule for c in settled.payments[0].checks} >= {"pibak", "gwangbak"}
 
     live_game = _op(p, "replay", "replay_log").sync(
-        client=live, body=_model(p, "ReplayRequest").from_dict(examples.REPLAY_LIVE_REQUEST)
+        client=live, body=_model(p, "ReplayRequest").from_dict(replay.LIVE_EXAMPLE)
     )
     assert live_game.status == "in_progress" and live_game.next_.player == "A" and live_game.settlement is None
     finished = _op(p, "replay", "replay_log").sync(
-        client=live, body=_model(p, "ReplayRequest").from_dict(examples.REPLAY_REQUESTS["full-deal"])
+        client=live, body=_model(p, "ReplayRequest").from_dict(replay.examples()["full-deal"])
     )
-    assert finished.next_ is None and finished.settlement.outcome == "stop"
+    assert finished.next_ is None and finished.settlement.outcome == _model(p, "Outcome")("stop")
+    # the cards of an answer are the card ids of a request: a replay's captures settle without a cast
+    players = [
+        _model(p, "SettlePlayer")(id=seat.id, captured=seat.captured, go_count=seat.go_count)
+        for seat in finished.players
+    ]
+    again = _op(p, "settlement", "settle_hand").sync(
+        client=live,
+        body=_model(p, "SettleRequest")(
+            players=players, winner=finished.settlement.winner, rules=_model(p, "PresetName")("korean-2p")
+        ),
+    )
+    assert again.base_points == finished.settlement.base_points
 
     assert _op(p, "meta", "get_health").sync(client=live).status == "ok"
     assert _op(p, "meta", "get_openapi_document").sync(client=live).startswith("components:")
-    for group, name in (("meta", "get_docs_page"), ("metrics", "get_metrics")):
-        answer = _op(p, group, name).sync_detailed(client=live)
+    for name in ("get_docs_page", "get_openapi_json"):
+        answer = _op(p, "meta", name).sync_detailed(client=live)
         assert answer.status_code == 200 and answer.content
 
 
 def test_the_generated_client_reads_a_problem(client_package, live):
     p = client_package
     body = _model(p, "SettleRequest").from_dict({"players": [{"id": "A"}, {"id": "A"}], "winner": "A"})
-    problem = _op(p, "hands", "settle_hand").sync(client=live, body=body)
-    assert problem.code == "duplicate-player" and problem.status == 422
-    missing = _op(p, "rules", "get_preset").sync("korean-9p", client=live)
+    problem = _op(p, "settlement", "settle_hand").sync(client=live, body=body)
+    assert problem.code == _model(p, "ProblemCode")("duplicate-player") and problem.status == 422
+    assert problem.type_ == "/problems/duplicate-player"
+    missing = _op(p, "catalogs", "get_preset").sync("korean-9p", client=live)
     assert missing.code == "not-found" and missing.status == 404

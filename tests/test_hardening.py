@@ -140,6 +140,67 @@ def test_cors_allows_only_the_configured_origins():
     assert preflight.status_code == 200 and "POST" in preflight.headers["Access-Control-Allow-Methods"]
 
 
+def test_cors_allows_only_the_methods_served_and_every_answer_varies_by_origin():
+    """Issue 16: a preflight allowed DELETE, PATCH and PUT, which nothing serves, and an answer did not say
+    that it depends on Origin (a shared cache could hand one origin's answer to another)."""
+    app = create_app({"TESTING": True, "CORS_ORIGINS": ["https://app.example"]})
+    client = app.test_client()
+    served = {m for rule in app.url_map.iter_rules() for m in rule.methods or ()}
+    assert served == {"GET", "HEAD", "POST", "OPTIONS"}
+    preflight = client.options(
+        "/v1/settle",
+        headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"},
+    )
+    allowed = {m.strip() for m in preflight.headers["Access-Control-Allow-Methods"].split(",")}
+    assert allowed == served
+    for origin in ("https://app.example", "https://evil.example", None):
+        headers = {"Origin": origin} if origin else {}
+        for resp in (client.post("/v1/score", json=SCORE, headers=headers), client.get("/rules", headers=headers)):
+            vary = [v.strip() for v in resp.headers["Vary"].split(",")]
+            assert "Origin" in vary and "Accept-Language" in vary and len(resp.headers.getlist("Vary")) == 1, origin
+
+
+def test_without_cors_nothing_varies_by_origin(client):
+    assert "Origin" not in client.post("/v1/score", json=SCORE).headers.get("Vary", "")
+
+
+CACHED = ["/v1/cards", "/v1/rules", "/v1/rules/korean-3p", "/rules", "/rules/rules.css", "/problems/bad-deal"]
+CACHED += ["/problems", "/openapi.yaml", "/openapi.json"]
+
+
+@pytest.mark.parametrize("path", CACHED)
+def test_what_never_changes_is_cacheable_and_revalidated(client, path):
+    """The catalogs, the rule book, the problem types' pages and the document: an ETag, Cache-Control, and
+    304 to If-None-Match (with no body)."""
+    first = client.get(path)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "public, max-age=3600"
+    assert len(first.headers.getlist("Cache-Control")) == 1
+    again = client.get(path, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    assert client.get(path, headers={"If-None-Match": '"stale"'}).status_code == 200
+
+
+def test_a_catalog_in_each_language_has_its_own_etag(client):
+    en, ko = (client.get("/v1/rules", headers={"Accept-Language": lang}) for lang in ("en", "ko"))
+    assert en.headers["ETag"] != ko.headers["ETag"] and "Accept-Language" in ko.headers["Vary"]
+    assert (
+        client.get("/v1/rules", headers={"Accept-Language": "ko", "If-None-Match": en.headers["ETag"]}).status_code
+        == 200
+    )
+
+
+def test_rulings_and_problems_are_never_cached(client):
+    for resp in (client.post("/v1/score", json=SCORE), client.get("/v1/rules/korean-9p"), client.get("/nowhere")):
+        assert resp.headers.getlist("Cache-Control") == ["no-store"], resp.status_code
+        assert "ETag" not in resp.headers
+
+
+def test_metrics_are_off_the_public_port_when_they_have_a_port_of_their_own():
+    client = create_app({"TESTING": True, "METRICS_PORT": 9100}).test_client()
+    assert_problem(client.get("/metrics"), 404, "not-found")
+
+
 def test_cors_origins_from_the_environment(monkeypatch):
     monkeypatch.setenv("CORS_ORIGINS", "https://a.example, https://b.example")
     client = create_app({"TESTING": True}).test_client()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from service.i18n import LANGUAGES, LOCALE_DIR, Name, negotiate
+from service.i18n import LANGUAGES, LOCALE_DIR, fit, negotiate
 from tests.conftest import ROOT
 
 TEMPLATE = LOCALE_DIR / "messages.pot"
@@ -35,13 +35,13 @@ def _placeholders(text: str) -> dict[str, set[str]]:
 
 
 def test_the_template_holds_exactly_the_sentences_of_the_code(tmp_path):
-    """``make messages`` keeps service/locale/messages.pot in step with service/sentences.py."""
+    """``make messages`` keeps service/locale/messages.pot in step with the package service/sentences."""
     fresh = tmp_path / "messages.pot"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     extract = re.search(r"^EXTRACT := (.+)$", makefile, re.M).group(1).split()
-    target = r"^\t\$\(BIN\)/\$\(EXTRACT\) -o service/locale/messages.pot service/sentences.py$"
+    target = r"^\t\$\(BIN\)/\$\(EXTRACT\) -o service/locale/messages.pot service/sentences$"
     assert re.search(target, makefile, re.M), "make messages must run $(EXTRACT)"
-    command = [str(Path(sys.executable).parent / extract[0]), *extract[1:], "-o", str(fresh), "service/sentences.py"]
+    command = [str(Path(sys.executable).parent / extract[0]), *extract[1:], "-o", str(fresh), "service/sentences"]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
     assert {m.id for m in _read(fresh) if m.id} == {m.id for m in _read(TEMPLATE) if m.id}, "run make messages"
 
@@ -90,7 +90,7 @@ def test_every_message_is_translated_with_the_same_placeholders(catalog):
     ],
 )
 def test_korean_particles_fit_the_word_before_them(word, spec, said):
-    assert format(Name(word), spec) == said
+    assert fit(word, spec) == said
 
 
 @pytest.mark.parametrize(
@@ -150,10 +150,10 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+")
 
 def _identifiers() -> set[str]:
     from engine import CARDS, KNOBS, EventType
-    from service.sentences import DETAILS
+    from service.sentences.problems import HTTP_REFUSALS, REFUSALS
 
     names = {c.id for c in CARDS} | set(KNOBS) | {t.value for t in EventType}
-    names |= {code for code, _ in DETAILS} | {why for _, why in DETAILS}
+    names |= {key for refusal in (*REFUSALS, *HTTP_REFUSALS) for key in refusal}
     names |= {value for knob in KNOBS.values() for value in knob.choices}
     names |= {"empty-loser", "first-ppuk", "first-ttadak", "in_progress", "sep_animal_as", "go_count", "last_go"}
     return {n for n in names if "-" in n or "_" in n}
@@ -183,13 +183,13 @@ def assert_spoken(answer, where):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
-    from service.api import examples
+    from service import replay, score, settlement
 
     headers = {"Accept-Language": lang}
-    assert_spoken(client.post("/v1/score", json=examples.SCORE_REQUEST, headers=headers).get_json(), "score")
-    for name, body in examples.SETTLE_REQUESTS.items():
+    assert_spoken(client.post("/v1/score", json=score.EXAMPLE, headers=headers).get_json(), "score")
+    for name, body in settlement.EXAMPLES.items():
         assert_spoken(client.post("/v1/settle", json=body, headers=headers).get_json(), name)
-    for name, body in examples.REPLAY_REQUESTS.items():
+    for name, body in replay.examples().items():
         assert_spoken(client.post("/v1/replay", json=body, headers=headers).get_json(), name)
     assert_spoken(client.get("/v1/rules", headers=headers).get_json(), "presets")
 

@@ -245,3 +245,66 @@ def test_every_benchmark_script_finds_what_it_imports(script):
     check = f"import sys; sys.path.insert(0, 'bench'); import {script}; assert callable({script}.main)"
     done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# --- one owner per answer (issue 16) --------------------------------------------------------------------------
+
+FAMILIES = ("score", "settlement", "replay", "catalogs", "problems")
+
+
+def test_no_answer_is_made_when_a_module_is_imported():
+    """Every answer body (the catalogs, the documented examples, the rule book, the problem pages, the
+    document) is made by create_app: importing the modules makes none, so nothing the engine or the words
+    would compute runs before the app is built."""
+    check = """
+import engine, markdown_it
+from service import i18n
+def refuse(*args, **kwargs):
+    raise AssertionError("an answer was made at import time")
+engine.score = engine.settle = engine.replay = engine.resolve = refuse
+i18n.Words.template = i18n.Words.plural_template = refuse
+markdown_it.MarkdownIt.parse = refuse
+import service.answers, service.api.docs, service.api.rulebook, service.api.page
+for family in FAMILIES:
+    __import__("service." + family)
+""".replace("FAMILIES", repr(FAMILIES))
+    done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_each_answer_family_is_one_module_with_its_schemas_renderer_and_endpoint():
+    import importlib
+
+    for family in FAMILIES:
+        module = importlib.import_module(f"service.{family}")
+        schemas = [n for n, v in vars(module).items() if isinstance(v, type) and n.endswith(("Response", "Schema"))]
+        assert schemas, family
+        assert callable(getattr(module, "blueprint", None) or getattr(module, "pages", None)), family
+    for gone in ("render", "responses", "sentences.py", "api/examples", "api/hands"):
+        assert not (ROOT / "service" / f"{gone}.py").exists() and not (ROOT / "service" / gone).is_file()
+    from service import answers, replay, score, settlement
+
+    assert (answers.score_answer, answers.settle_answer, answers.replay_answer) == (
+        score.score_answer,
+        settlement.settle_answer,
+        replay.replay_answer,
+    )
+
+
+def test_the_words_are_keyed_by_the_engines_own_names_and_codes():
+    """A module per family, each table keyed by the engine's enums and codes; no message key the engine never
+    raises (every ``why`` of a refusal's sentence is one the engine's source names)."""
+    import re
+
+    from engine import Combination, EventType, Outcome
+    from service.codes import RULE_CODES
+    from service.sentences import names, problems, replay, score
+
+    assert set(replay.EVENTS) == set(EventType)
+    assert set(score.ITEMS) == set(score.SHORTFALLS) == set(Combination)
+    assert set(names.OUTCOMES) == set(Outcome)
+    assert {code for code, _ in problems.REFUSALS} == set(RULE_CODES)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
+    named = set(re.findall(r'"([a-z]+(?:-[a-z]+)*)"', source))
+    invented = {why for _, why in problems.REFUSALS if why not in named}
+    assert invented == set()

@@ -9,7 +9,7 @@ from engine import CARDS, CardSet, HandResult, PlayerHand, find_rules, score, se
 from engine.cards import CUP
 from engine.scoring import evaluate, total
 from service.i18n import LANGUAGES
-from service.render import settlement_json
+from service.settlement import settlement_json
 from tests.strategies import MONTH_CARDS, deals, preset_names
 
 ALL_CARDS = list(CARDS)  # bonus cards too: the replay scores them

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine import CARDS, PRESETS, GameState, IllegalMoveError, Move, resolve
 from engine.simulate import simulate
-from service.api import examples
+from service.replay import LIVE_EXAMPLE
 from tests.http import assert_problem
 from tests.simulated import (
     HANDS,
@@ -305,14 +305,14 @@ def test_mutations_over_http_are_422_problems_never_500(client):
             resp = client.post("/v1/replay", json=bad)
             problem = assert_problem(resp, 422, code)
             assert problem["move_index"] == index
-            assert problem["type"].endswith("/illegal-move") and problem["title"] == "Illegal move"
+            assert problem["type"] == f"/problems/{code}" and problem["title"] == "Illegal move"
             assert problem["player"] in body["players"]
 
 
 # --- the HTTP contract ---------------------------------------------------------------------------------
 
 # The docs' physical-game example, cut to its first two moves.
-LIVE = {**examples.REPLAY_LIVE_REQUEST, "moves": examples.REPLAY_LIVE_REQUEST["moves"][:2]}
+LIVE = {**LIVE_EXAMPLE, "moves": LIVE_EXAMPLE["moves"][:2]}
 
 
 NOVEMBER = ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Card, Check, Event, GoStopError, Payment, Settlement
-from service import sentences
 from service.i18n import LANGUAGES
+from service.sentences import names, problems, replay, settlement
 
 ENGLISH = LANGUAGES["en"]
 
@@ -17,20 +17,20 @@ def ids(cards: Iterable[Card]) -> list[str]:
 
 
 def detail(err: GoStopError) -> str:
-    return sentences.problem_detail(ENGLISH, err)
+    return problems.detail(ENGLISH, err)
 
 
 def event(e: Event) -> str:
-    return sentences.event_detail(ENGLISH, e)
+    return replay.event_detail(ENGLISH, e)
 
 
 def explanation(s: Settlement) -> list[str]:
-    return sentences.explanation(ENGLISH, s)
+    return settlement.explanation(ENGLISH, s)
 
 
 def reason(c: Check, p: Payment, s: Settlement) -> str:
-    return sentences.check_reason(ENGLISH, c, p, s)
+    return settlement.check_reason(ENGLISH, c, p, s)
 
 
 def name(card_id: str) -> str:
-    return sentences.card(ENGLISH, card_id)
+    return names.card(ENGLISH, card_id)

@@ -1,5 +1,3 @@
-"""One blueprint per resource; ``BLUEPRINTS`` is what the app registers."""
-
-from . import cards, docs, hands, replay, rules
-
-BLUEPRINTS = (cards.blp, rules.blp, hands.blp, replay.blp, docs.blp)
+"""The endpoints that are not an answer family: health, the OpenAPI document and its page (``docs``), the rule
+book (``rulebook``) and the table page (``page``). Each answer family (score, settlement, replay, catalogs,
+problems) is one module of ``service``, holding its schemas, its renderer and its endpoint."""

@@ -1,6 +1,6 @@
 """GET /rules: this project's rule book (docs/RULES.md, docs/RULES.ko.md) as a small page, English or Korean.
 
-Both books are rendered to HTML once, when the app is built; a request only picks one: ``?lang=en|ko``
+Both books are rendered to HTML once, when the app is built (``blueprint``); a request only picks one: ``?lang=en|ko``
 first, then ``Accept-Language``, English by default. Every heading is anchored by its section number
 (``/rules#5``, ``/rules#5.5``): the number that every "RULES.md n" in the answers and docs cites. Like the
 docs assets, this is a plain Flask blueprint, not part of the OpenAPI document.
@@ -144,30 +144,35 @@ def load_pages(folder: Path | None = None) -> dict[str, Page]:
     return {lang: render((folder / BOOKS[lang]).read_text(encoding="utf-8"), lang, md) for lang in LANGUAGES}
 
 
-PAGES = load_pages()
-_CSS = (STATIC_DIR / "rules.css").read_bytes()
+def blueprint() -> Blueprint:
+    """GET /rules and its style sheet, with both books rendered now."""
+    pages = load_pages()
+    css = (STATIC_DIR / "rules.css").read_bytes()
+    css_etag = hashlib.sha256(css).hexdigest()[:32]
+    blp = Blueprint("rulebook", __name__)
 
-blp = Blueprint("rulebook", __name__)
+    @blp.route("/rules", methods=["GET"])
+    def rules_page() -> ResponseReturnValue:
+        """The rule book; ``?lang=ko`` or ``?lang=en`` overrides Accept-Language."""
+        lang = request.args.get("lang", "")
+        page = (
+            pages.get(lang) or pages.get(words_for(request.headers.get("Accept-Language")).lang) or pages[LANGUAGES[0]]
+        )
+        response = Response(page.html, mimetype="text/html")
+        response.headers["Content-Language"] = page.lang
+        response.vary.add("Accept-Language")
+        response.set_etag(page.etag)
+        response.cache_control.public = True
+        response.cache_control.max_age = MAX_AGE
+        return response.make_conditional(request)
 
+    @blp.route("/rules/rules.css", methods=["GET"])
+    def rules_css() -> ResponseReturnValue:
+        """The page's one style sheet (the problem types' pages use it too)."""
+        response = Response(css, mimetype="text/css")
+        response.set_etag(css_etag)
+        response.cache_control.public = True
+        response.cache_control.max_age = MAX_AGE
+        return response.make_conditional(request)
 
-@blp.route("/rules", methods=["GET"])
-def rules_page() -> ResponseReturnValue:
-    """The rule book; ``?lang=ko`` or ``?lang=en`` overrides Accept-Language."""
-    lang = request.args.get("lang", "")
-    page = PAGES.get(lang) or PAGES.get(words_for(request.headers.get("Accept-Language")).lang) or PAGES[LANGUAGES[0]]
-    response = Response(page.html, mimetype="text/html")
-    response.headers["Content-Language"] = page.lang
-    response.vary.add("Accept-Language")
-    response.set_etag(page.etag)
-    response.cache_control.public = True
-    response.cache_control.max_age = MAX_AGE
-    return response.make_conditional(request)
-
-
-@blp.route("/rules/rules.css", methods=["GET"])
-def rules_css() -> ResponseReturnValue:
-    """The page's one style sheet."""
-    response = Response(_CSS, mimetype="text/css")
-    response.cache_control.public = True
-    response.cache_control.max_age = MAX_AGE
-    return response
+    return blp

@@ -1,0 +1,190 @@
+"""GET /v1/cards, /v1/rules and /v1/rules/{preset}: the deck (RULES.md 1) and the presets (RULES.md 10), and
+the ``rules`` and ``engine_version`` every ruling echoes.
+
+The catalogs never change while the service runs: each answer is made once per language when the app is
+built (``blueprint``), with its ETag, and served as it is, cacheable (``Cache-Control``), and answered
+304 to a client that already holds it (``If-None-Match``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Any
+
+import orjson
+from flask import Response, request
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import fields
+
+from engine import CARDS, ENGINE_VERSION, PRESETS, RuleSet
+
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
+from .problems import Refusal
+from .schemas import Named, RulesSchema, Strict
+from .sentences import catalogs as words
+
+__all__ = ["CardsResponse", "Echo", "PresetsResponse", "blueprint", "cards_json", "echo", "presets_json"]
+
+MAX_AGE = 3600  # seconds a client may keep a catalog without asking again (it changes only with a release)
+
+
+class CardNamesOut(Strict):
+    en = fields.String(required=True)
+    ko = fields.String(required=True)
+
+
+class CardOut(Strict):
+    id = Named("CardId", required=True)
+    month = fields.Integer(required=True, allow_none=True, metadata={"description": "1-12; null: a bonus card"})
+    kind = Named("CardKind", required=True)
+    junk_units = fields.Integer(required=True)
+    tags = fields.List(fields.String(), required=True)
+    names = fields.Nested(CardNamesOut, required=True)
+
+
+class CardsResponse(Strict):
+    cards = fields.List(fields.Nested(CardOut), required=True)
+
+
+class PresetOut(Strict):
+    name = Named("PresetName", required=True)
+    description = fields.String(required=True)
+    players = fields.Integer(required=True)
+
+
+class PresetsResponse(Strict):
+    presets = fields.List(fields.Nested(PresetOut), required=True)
+
+
+class Echo(Strict):
+    """What every answer that depends on the rules carries, so that a ruling can be reproduced."""
+
+    rules = fields.Nested(RulesSchema, required=True)
+    engine_version = fields.String(required=True)
+
+
+@lru_cache(maxsize=256)
+def _rules_body(rules: RuleSet) -> dict[str, Any]:
+    return rules.asdict()
+
+
+def echo(rules: RuleSet) -> dict[str, Any]:
+    """The ``rules`` and ``engine_version`` every rules-dependent answer carries."""
+    return {"rules": _rules_body(rules), "engine_version": ENGINE_VERSION}
+
+
+def cards_json() -> dict[str, Any]:
+    """The deck, each card with its names in every language of the service."""
+    return {
+        "cards": [
+            {
+                "id": c.id,
+                "month": c.month or None,
+                "kind": c.kind.value,
+                "junk_units": c.junk_units,
+                "tags": list(c.tags),
+                "names": words.card_names(LANGUAGES, c.id),
+            }
+            for c in CARDS
+        ]
+    }
+
+
+def presets_json(lang: str) -> dict[str, Any]:
+    w = LANGUAGES[lang]
+    return {
+        "presets": [
+            {"name": name, "description": words.preset_description(w, name), "players": rules.players}
+            for name, rules in PRESETS.items()
+        ]
+    }
+
+
+class _Made:
+    """An answer made once: its bytes and their ETag."""
+
+    __slots__ = ("body", "etag")
+
+    def __init__(self, body: Any) -> None:
+        self.body = orjson.dumps(body)
+        self.etag = hashlib.sha256(self.body).hexdigest()[:32]
+
+
+def _cacheable(made: _Made) -> ResponseReturnValue:
+    response = Response(made.body, mimetype="application/json")
+    response.set_etag(made.etag)
+    response.cache_control.public = True
+    response.cache_control.max_age = MAX_AGE
+    return response.make_conditional(request)
+
+
+def blueprint() -> Blueprint:
+    """The catalogs' endpoints, with every answer made now."""
+    cards = cards_json()
+    presets = {lang: presets_json(lang) for lang in LANGUAGES}
+    cards_made = _Made(cards)
+    presets_made = {lang: _Made(body) for lang, body in presets.items()}
+    preset_made = {name: _Made(rules.asdict()) for name, rules in PRESETS.items()}
+    blp = Blueprint("catalogs", __name__, url_prefix="/v1", description="The deck and the rule presets")
+    cached = {"description": "the catalog changes only with a release", "schema": {"type": "string"}}
+    validators = {
+        "ETag": cached,
+        "Cache-Control": {"description": f"public, max-age={MAX_AGE}", "schema": {"type": "string"}},
+    }
+
+    @blp.route("/cards", methods=["GET"])
+    @blp.doc(operationId="listCards")
+    @blp.alt_response(
+        200,
+        schema=CardsResponse,
+        success=True,
+        description="every card in catalog order",
+        example={"cards": cards["cards"][:2]},
+        headers=validators,
+    )
+    @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
+    def list_cards() -> ResponseReturnValue:
+        """The 48 month cards and 3 bonus cards, in catalog order (RULES.md 1), with their names in every language.
+
+        `junk_units` is the card's printed value: 2 for the double junk even where a rule set turns
+        `double_junk` off. The cup (`sep-animal`) is an animal with the tag `cup`.
+        """
+        return _cacheable(cards_made)
+
+    @blp.route("/rules", methods=["GET"])
+    @blp.doc(operationId="listPresets")
+    @blp.alt_response(
+        200,
+        schema=PresetsResponse,
+        success=True,
+        description="the presets",
+        example=presets[DEFAULT_LANGUAGE],
+        headers=validators,
+    )
+    @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
+    def list_presets() -> ResponseReturnValue:
+        """The named presets, the rules each plays, and how many players it is for."""
+        return _cacheable(presets_made[request_words().lang])
+
+    @blp.route("/rules/<string:preset>", methods=["GET"])
+    @blp.doc(operationId="getPreset")
+    @blp.alt_response(
+        200,
+        schema=RulesSchema,
+        success=True,
+        description="every knob of the preset",
+        example=PRESETS["korean-2p"].asdict(),
+        headers=validators,
+    )
+    @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get_preset(preset: str) -> ResponseReturnValue:
+        """One preset as a `rules` object: its name and every knob's value."""
+        made = preset_made.get(preset)
+        if made is None:
+            raise Refusal(404, "no-preset", preset=preset)
+        return _cacheable(made)
+
+    return blp

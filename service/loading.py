@@ -1,0 +1,159 @@
+"""Loading a request body through its marshmallow schema, fast when the body is valid: ``Loader(schema).load``.
+
+marshmallow spends most of a settle request's validation in its own machinery (error stores, hooks, a
+getter and a chain of calls per field), not in the checks themselves. A Loader reads the schema once into a
+plan: for each field, its key, whether it is required, its default, and a check that accepts exactly the
+plain JSON values marshmallow would pass through unchanged (a ``str`` for a String, an ``int`` for an
+Integer, a ``bool`` for a Boolean, with the field's own validators called as they are), recursing into
+Nested, List and Dict fields; gostop's own fields are deserialized by marshmallow's own code. Whenever the
+plan is not sure (a value of another type, an unknown or missing key, a failed validator), the body is
+loaded by ``schema.load`` itself, so an invalid body gets marshmallow's own errors, word for word. A valid
+body gets the same dict (tests/test_loading.py compares the two on every game log and on generated bodies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, missing
+
+__all__ = ["Loader"]
+
+Check = Callable[[Any], Any]
+
+
+class _Unsure(Exception):
+    """The plan cannot vouch for this value: marshmallow decides."""
+
+
+class Loader:
+    """``schema.load``, with a plan for the bodies it would accept (see the module docstring)."""
+
+    def __init__(self, schema: ma.Schema) -> None:
+        self.schema = schema
+        self._check = _plan(schema)
+
+    def load(self, data: Any) -> Any:
+        if self._check is not None:
+            try:
+                return self._check(data)
+            except (_Unsure, ma.ValidationError):
+                pass
+        return self.schema.load(data)
+
+
+# The leaf fields whose deserialization is the identity on one exact JSON type (marshmallow's own code:
+# String returns a str as it is, Integer int(value) of an int, Boolean True or False for a bool). A field
+# class of the service says so itself, by its ``plain_type``.
+_LEAVES: dict[Any, type] = {
+    fields.String._deserialize: str,
+    fields.Integer._deserialize: int,
+    fields.Boolean._deserialize: bool,
+}
+
+
+def _plan(schema: ma.Schema) -> Check | None:
+    """The check of a whole schema, or None when the schema does more than fields (hooks, partial loading)."""
+    if any(schema._hooks.values()) or schema.unknown != ma.RAISE or schema.partial or schema.many:
+        return None
+    plan: list[tuple[str, str, Check, bool, Any]] = []
+    for name, field in schema.load_fields.items():
+        attribute = field.attribute or name
+        if "." in attribute:
+            return None
+        key = field.data_key if field.data_key is not None else name
+        plan.append((attribute, key, _field(field), field.required, field.load_default))
+    known = frozenset(key for _, key, _, _, _ in plan)
+
+    def check(data: Any) -> dict[str, Any]:
+        if type(data) is not dict or not data.keys() <= known:
+            raise _Unsure
+        out: dict[str, Any] = {}
+        for attribute, key, field_check, required, default in plan:
+            value = data.get(key, missing)
+            if value is missing:
+                if required:
+                    raise _Unsure
+                if default is not missing:
+                    out[attribute] = default() if callable(default) else default
+            else:
+                out[attribute] = field_check(value)
+        return out
+
+    return check
+
+
+def _field(field: fields.Field[Any]) -> Check:
+    if field.pre_load:  # a field that transforms its input first: marshmallow's own code, whole
+        return field.deserialize
+    allow_none = field.allow_none
+    validators = tuple(field.validators)
+    kind = getattr(type(field), "plain_type", None) or _LEAVES.get(type(field)._deserialize)
+    if kind is not None:
+
+        def leaf(value: Any) -> Any:
+            if type(value) is kind:
+                for validate in validators:
+                    validate(value)
+                return value
+            if value is None and allow_none:
+                return None
+            raise _Unsure
+
+        return leaf
+    if type(field) is fields.Nested and isinstance(field.schema, ma.Schema) and not field.many:
+        nested = _plan(field.schema)
+        if nested is None:
+            return _marshmallow(field)
+        return _container(nested, allow_none, validators)
+    if type(field) is fields.List:
+        inner = _field(field.inner)
+
+        def each(value: Any) -> Any:
+            if type(value) is not list:
+                raise _Unsure
+            return [inner(item) for item in value]
+
+        return _container(each, allow_none, validators)
+    if type(field) is fields.Dict and field.key_field is None and field.value_field is not None:
+        values = _field(field.value_field)
+
+        def mapping(value: Any) -> Any:
+            if type(value) is not dict:
+                raise _Unsure
+            return {key: values(item) for key, item in value.items()}
+
+        return _container(mapping, allow_none, validators)
+    return _marshmallow(field)
+
+
+def _container(check: Check, allow_none: bool, validators: tuple[Any, ...]) -> Check:
+    def container(value: Any) -> Any:
+        if value is None and allow_none:
+            return None
+        out = check(value)
+        for validate in validators:
+            validate(out)
+        return out
+
+    return container
+
+
+def _marshmallow(field: fields.Field[Any]) -> Check:
+    """The field's own ``_deserialize`` and validators, as ``Field.deserialize`` calls them for a value that is
+    there (gostop's CardIds, RulesSpec and MoveList check their whole value in one call)."""
+    if field.pre_load:
+        return field.deserialize
+    deserialize, allow_none, validators = field._deserialize, field.allow_none, tuple(field.validators)
+
+    def own(value: Any) -> Any:
+        if value is None and allow_none:
+            return None
+        out = deserialize(value, None, None)
+        for validate in validators:
+            validate(out)
+        return out
+
+    return own

@@ -1,0 +1,368 @@
+"""POST /v1/replay: replay a move log, judge every move, and settle the hand when it is over (RULES.md 4-9): the
+request, the answer's shape, how the answer is made from the engine's ``Replay``, and the endpoint.
+
+``replay_answer(body, words)`` is the endpoint's whole work, from a validated body (``ReplayRequest().load``)
+to the JSON answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from flask.typing import ResponseReturnValue
+from marshmallow import fields, validate
+
+from engine import Card, CardSet, Event, Expect, GameState, InstantPayment, Replay, replay, resolve
+from engine.simulate import simulate
+
+from .catalogs import Echo, echo
+from .i18n import LANGUAGES, Words, request_words
+from .jsonio import answered
+from .parsing import GoStopBlueprint
+from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, MoveList, Named, Strict, card_list, rules_field
+from .score import ScoreOut, score_json
+from .sentences import replay as words
+from .settlement import SettlementOut, settlement_json
+
+__all__ = [
+    "CHONGTONG_EXAMPLE",
+    "LIVE_EXAMPLE",
+    "MoveSchema",
+    "ReplayRequest",
+    "ReplayResponse",
+    "blueprint",
+    "examples",
+    "replay_answer",
+    "replay_json",
+]
+
+
+# --- the request ------------------------------------------------------------------------------------------
+
+
+class MoveSchema(Strict):
+    """One move of a log (documentation: ``MoveList`` checks shape, ``engine.Move.from_dict`` the rest)."""
+
+    player = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
+    play = Named("CardId", metadata={"description": "the hand card played"})
+    capture = Named("CardId", metadata={"description": "which of two layout cards it takes"})
+    draw = Named("CardId", metadata={"description": "the card flipped from the stock"})
+    draw_capture = Named("CardId", metadata={"description": "which of two layout cards it takes"})
+    shake = fields.List(
+        Named("CardId"),
+        validate=validate.Length(3, 3),
+        metadata={"description": "three cards of one month shown before playing one of them"},
+    )
+    bomb = fields.List(
+        Named("CardId"),
+        validate=validate.Length(3, 3),
+        metadata={"description": "three cards of one month played at once onto the fourth"},
+    )
+    flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
+    bonus = Named("BonusCardId", metadata={"description": "a bonus card played from hand"})
+    bonus_flipped = fields.List(
+        Named("BonusCardId"), metadata={"description": "bonus cards the stock turned up during the turn"}
+    )
+    call = fields.String(validate=validate.OneOf(["go", "stop"]))
+    sep_animal_as = Named("CupPlacement", metadata={"description": "a cup declaration, in a move of its own"})
+
+
+class DealSchema(Strict):
+    layout = card_list(
+        "cards turned face up at the deal: the month cards, plus any bonus card dealt there "
+        "(it goes to the first player) and the card that replaced it",
+        required=True,
+    )
+    hands = fields.Dict(  # JSON keys are strings already; the engine checks they are exactly the players
+        values=card_list("a player's dealt hand"),
+        load_default=None,
+        metadata={"description": "player id -> dealt hand; leave out for a game whose hands are hidden"},
+    )
+    stock = card_list(
+        "the undealt cards, top first; leave out when unknown (every turn then says its draw)", load_default=None
+    )
+    shown = fields.Dict(
+        values=card_list("four cards of one month"),
+        load_default=None,
+        metadata={
+            "description": "player id -> the chongtong (four cards of one month) that player showed at the deal; "
+            "for a game whose hands are hidden, so that the deal can end in chongtong"
+        },
+    )
+
+
+class ReplayRequest(Strict):
+    rules = rules_field()
+    players = fields.List(
+        fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
+        required=True,
+        validate=validate.Length(2, MAX_PLAYERS),
+        metadata={"description": "player ids in turn order; the first deals and plays first"},
+    )
+    deal = fields.Nested(DealSchema, required=True)
+    moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
+
+
+# --- the answer -------------------------------------------------------------------------------------------
+
+
+class ReplayPlayerOut(Strict):
+    id = fields.String(required=True)
+    captured = fields.List(Named("CardId"), required=True, metadata={"description": "card ids, in catalog order"})
+    score = fields.Nested(ScoreOut, required=True)
+    go_count = fields.Integer(required=True)
+    shakes = fields.Integer(required=True)
+    bombs = fields.Integer(required=True)
+    ppuk_count = fields.Integer(required=True)
+    hand_size = fields.Integer(required=True)
+    hand = fields.List(
+        Named("CardId"),
+        required=True,
+        metadata={
+            "description": "the cards known to be in the hand: all of it when the deal is known; for a hidden hand, "
+            "the cards it showed (a shake, a chongtong)"
+        },
+    )
+    flip_turns = fields.Integer(required=True, metadata={"description": "flip turns held after a bomb"})
+
+
+class EventOut(Strict):
+    move_index = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the move that caused it; null at the deal"}
+    )
+    player = fields.String(required=True, allow_none=True)
+    type = Named("EventType", required=True)
+    detail = fields.String(required=True)
+    from_ = fields.String(data_key="from", metadata={"description": "steal: the player who gives"})
+    cards = fields.List(Named("CardId"), metadata={"description": "the cards taken, shown or stolen"})
+    card = Named("CardId", metadata={"description": "bonus: the bonus card"})
+    source = fields.String(metadata={"description": "bonus: where it came from (layout, stock, hand)"})
+    cause = Named("EventType", metadata={"description": "steal: the event that stole"})
+    played = fields.Raw(metadata={"description": "the card played (a list for a bomb)"})
+    paired = Named("CardId", metadata={"description": "ppuk: the layout card the played card paired with"})
+    drawn = Named("CardId", metadata={"description": "ppuk, chok: the flipped card"})
+    count = fields.Integer(metadata={"description": "ppuk: the player's ppuks so far; go: the go count"})
+    month = fields.Integer()
+    maker = fields.String(allow_none=True, metadata={"description": "stack capture: whose ppuk (null: dealt)"})
+    points = fields.Integer(metadata={"description": "go, stop: the caller's score"})
+    automatic = fields.Boolean(metadata={"description": "stop: on a last turn, by itself"})
+    turns = fields.Integer(metadata={"description": "heodang: the empty turns"})
+    reason = fields.String(metadata={"description": "nagari or redeal at the deal: floor-four or multiple-chongtong"})
+    players = fields.List(fields.String())
+    sep_animal_as = Named("CupPlacement")
+
+
+class InstantPaymentOut(Strict):
+    from_ = fields.String(required=True, data_key="from")
+    to = fields.String(required=True)
+    points = fields.Integer(required=True)
+    amount = fields.Integer(required=True)
+    code = Named("InstantPaymentCode", required=True)
+    turns = fields.Integer(required=True, metadata={"description": "first-ppuk: ppuks on this many first turns"})
+    reason = fields.String(required=True)
+    move_index = fields.Integer(required=True)
+
+
+class IfGoOut(Strict):
+    go_count = fields.Integer(required=True, metadata={"description": "the go count after this go"})
+    gobak = Named(
+        "GobakChoice",
+        required=True,
+        metadata={"description": "what gobak makes this player pay if another player then wins"},
+    )
+    reason = fields.String(required=True)
+
+
+class NextOut(Strict):
+    player = fields.String(required=True)
+    expects = Named("Expect", required=True)
+    if_stop = fields.Nested(
+        SettlementOut, metadata={"description": "with expects call: exactly what a stop now would settle"}
+    )
+    if_go = fields.Nested(IfGoOut, metadata={"description": "with expects call: what a go risks"})
+    legal = fields.List(
+        fields.Nested(MoveSchema),
+        metadata={"description": "when the whole deal is known: every legal next move, in the move format"},
+    )
+
+
+class ReplayResponse(Echo):
+    status = Named("ReplayStatus", required=True)
+    players = fields.List(fields.Nested(ReplayPlayerOut), required=True)
+    layout = fields.List(Named("CardId"), required=True, metadata={"description": "card ids, in catalog order"})
+    stock_left = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    instant_payments = fields.List(fields.Nested(InstantPaymentOut), required=True)
+    next = fields.Nested(NextOut, required=True, allow_none=True)
+    settlement = fields.Nested(SettlementOut, required=True, allow_none=True)
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _json(value: Any) -> Any:
+    """A fact of an event as JSON: cards as ids."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is Card:
+        return value.id
+    if isinstance(value, (list, tuple, CardSet)):
+        return [_json(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def event_json(w: Words, e: Event) -> dict[str, Any]:
+    return {
+        "move_index": e.move_index,
+        "player": e.player,
+        "type": e.type,  # a StrEnum: orjson writes its value
+        "detail": words.event_detail(w, e),
+        **{key: _json(value) for key, value in e.data.items()},
+    }
+
+
+def instant_payment_json(w: Words, p: InstantPayment, stake: int) -> dict[str, Any]:
+    return {
+        "from": p.payer,
+        "to": p.payee,
+        "points": p.points,
+        "amount": p.points * stake,
+        "code": p.reason,
+        "turns": p.turns,
+        "reason": words.instant_reason(w, p),
+        "move_index": p.move_index,
+    }
+
+
+def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> dict[str, Any] | None:
+    """Who moves next and what the log must say; at a go/stop decision, what each call would mean."""
+    player = state.to_move
+    if player is None or state.expects is None:
+        return None
+    out: dict[str, Any] = {"player": player, "expects": state.expects}
+    if state.expects is Expect.CALL:
+        out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake))
+        go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1
+        gobak = state.rules.gobak
+        out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak)}
+    if state.deal_is_known:
+        out["legal"] = [move.to_dict() for move in state.legal_moves()]
+    return out
+
+
+def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[str, Any]:
+    """A replayed log as JSON: the table now, every event, and the settlement once the hand is over."""
+    state = r.state
+    return {
+        "status": "finished" if state.is_over else "in_progress",
+        "players": [
+            {
+                "id": seat.id,
+                "captured": seat.captured.ids(),
+                "score": score_json(w, seat.score(state.rules)),
+                "go_count": seat.go_count,
+                "shakes": seat.shakes,
+                "bombs": seat.bombs,
+                "ppuk_count": seat.ppuk_count,
+                "hand_size": seat.hand_size,
+                "hand": seat.hand.ids(),
+                "flip_turns": seat.flip_turns,
+            }
+            for seat in state.seats
+        ],
+        "layout": state.layout_cards().ids(),
+        "stock_left": state.stock_left,
+        "events": [event_json(w, e) for e in state.events],
+        "instant_payments": [instant_payment_json(w, p, stake) for p in state.instant_payments],
+        "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
+        "settlement": settlement_json(w, r.settlement) if r.settlement is not None else None,
+    }
+
+
+def replay_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The answer to a validated POST /v1/replay body, in the language of ``w``."""
+    players = body["players"]
+    rules = resolve(body["rules"], players=len(players))
+    streak, stake = body["nagari_streak"], body["stake"]
+    result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
+    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
+
+
+# --- the examples and the endpoint --------------------------------------------------------------------------
+
+# A physical game logged card by card: hands and stock hidden, every turn says its draw.
+LIVE_EXAMPLE: dict[str, Any] = {
+    "rules": "korean-2p",
+    "players": ["A", "B"],
+    "deal": {
+        "layout": [
+            "jan-bright",
+            "feb-junk-1",
+            "mar-ribbon",
+            "apr-junk-1",
+            "may-animal",
+            "jun-junk-1",
+            "aug-junk-2",
+            "oct-ribbon",
+        ]
+    },
+    "moves": [
+        {"player": "A", "play": "jan-junk-1", "draw": "dec-double"},
+        {"player": "B", "play": "mar-bright", "draw": "mar-junk-1"},
+        {"player": "A", "play": "feb-animal", "draw": "oct-junk-1"},
+        {"player": "B", "play": "dec-bright", "draw": "mar-junk-2"},
+    ],
+}
+
+# A physical game in which B was dealt all four November cards and shows them: chongtong, at the deal.
+CHONGTONG_EXAMPLE: dict[str, Any] = {
+    **LIVE_EXAMPLE,
+    "deal": {**LIVE_EXAMPLE["deal"], "shown": {"B": ["nov-bright", "nov-double", "nov-junk-1", "nov-junk-2"]}},
+    "moves": [],
+}
+
+
+def examples() -> dict[str, dict[str, Any]]:
+    """The documented requests: a live game, a whole simulated deal (made now), a chongtong shown at the deal."""
+    return {
+        "live-hidden-hands": LIVE_EXAMPLE,
+        "full-deal": simulate("korean-2p", 1),
+        "chongtong-shown-at-a-hidden-deal": CHONGTONG_EXAMPLE,
+    }
+
+
+def blueprint() -> GoStopBlueprint:
+    """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
+    blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
+    request_schema = ReplayRequest()
+    requests = examples()
+    answers = {name: replay_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in requests.items()}
+
+    @blp.route("/replay", methods=["POST"])
+    @blp.doc(operationId="replayLog")
+    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in requests.items()})
+    @blp.alt_response(
+        200,
+        schema=ReplayResponse,
+        success=True,
+        description="the log is legal so far: the state, the events, and the settlement when it is over",
+        examples={k: {"value": v} for k, v in answers.items()},
+    )
+    def post_replay(body: dict[str, Any]) -> ResponseReturnValue:
+        """Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
+
+        `deal.layout` is required; leave out `deal.hands` and `deal.stock` for a physical game whose hands
+        are hidden (every turn then says its `draw`). A log sent after every turn is a legal request: the answer
+        is `in_progress` with who moves `next` and what is expected. The first illegal move is answered with
+        422 and problem details naming it (`move_index`, `code`, `detail`).
+        """
+        return answered(replay_answer(body, request_words()))
+
+    return blp

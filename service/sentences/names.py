@@ -1,0 +1,235 @@
+"""The words of the game that sentences name: cards, months, the rules a settlement checks, outcomes, what
+stole, house rules (knobs), the fields of a request and of a move, and the places a card can be.
+
+Each table is keyed by the engine's own names (card ids, ``EventType``, ``Outcome``, knob names, a check's
+rule, a ``Place``'s kind); its values are the English words, message ids of the catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine import Card, EventType, Outcome, Place
+
+from ..i18n import N_, Words
+
+__all__ = [
+    "CARDS",
+    "FIELDS",
+    "KNOBS",
+    "MONTHS",
+    "OUTCOMES",
+    "PLACES",
+    "RULES",
+    "STEAL_CAUSES",
+    "card",
+    "cards",
+    "is_card",
+    "place",
+    "rule",
+]
+
+
+CARDS = {
+    "jan-bright": N_("Pine bright (crane and sun)"),
+    "jan-ribbon": N_("Pine ribbon (red poem)"),
+    "jan-junk-1": N_("Pine junk"),
+    "jan-junk-2": N_("Pine junk"),
+    "feb-animal": N_("Plum animal (bush warbler)"),
+    "feb-ribbon": N_("Plum ribbon (red poem)"),
+    "feb-junk-1": N_("Plum junk"),
+    "feb-junk-2": N_("Plum junk"),
+    "mar-bright": N_("Cherry bright (curtain)"),
+    "mar-ribbon": N_("Cherry ribbon (red poem)"),
+    "mar-junk-1": N_("Cherry junk"),
+    "mar-junk-2": N_("Cherry junk"),
+    "apr-animal": N_("Black clover animal (cuckoo)"),
+    "apr-ribbon": N_("Black clover ribbon"),
+    "apr-junk-1": N_("Black clover junk"),
+    "apr-junk-2": N_("Black clover junk"),
+    "may-animal": N_("Iris animal (bridge)"),
+    "may-ribbon": N_("Iris ribbon"),
+    "may-junk-1": N_("Iris junk"),
+    "may-junk-2": N_("Iris junk"),
+    "jun-animal": N_("Peony animal (butterflies)"),
+    "jun-ribbon": N_("Peony ribbon (blue)"),
+    "jun-junk-1": N_("Peony junk"),
+    "jun-junk-2": N_("Peony junk"),
+    "jul-animal": N_("Red clover animal (boar)"),
+    "jul-ribbon": N_("Red clover ribbon"),
+    "jul-junk-1": N_("Red clover junk"),
+    "jul-junk-2": N_("Red clover junk"),
+    "aug-bright": N_("Pampas bright (full moon)"),
+    "aug-animal": N_("Pampas animal (geese)"),
+    "aug-junk-1": N_("Pampas junk"),
+    "aug-junk-2": N_("Pampas junk"),
+    "sep-animal": N_("Chrysanthemum animal (sake cup)"),
+    "sep-ribbon": N_("Chrysanthemum ribbon (blue)"),
+    "sep-junk-1": N_("Chrysanthemum junk"),
+    "sep-junk-2": N_("Chrysanthemum junk"),
+    "oct-animal": N_("Maple animal (deer)"),
+    "oct-ribbon": N_("Maple ribbon (blue)"),
+    "oct-junk-1": N_("Maple junk"),
+    "oct-junk-2": N_("Maple junk"),
+    "nov-bright": N_("Paulownia bright (phoenix)"),
+    "nov-double": N_("Paulownia double junk"),
+    "nov-junk-1": N_("Paulownia junk"),
+    "nov-junk-2": N_("Paulownia junk"),
+    "dec-bright": N_("Rain bright (rain man)"),
+    "dec-animal": N_("Rain animal (swallow)"),
+    "dec-ribbon": N_("Rain ribbon"),
+    "dec-double": N_("Rain double junk"),
+    "bonus-2a": N_("Bonus card (2 junk)"),
+    "bonus-2b": N_("Bonus card (2 junk)"),
+    "bonus-3": N_("Bonus card (3 junk)"),
+}
+
+MONTHS = (
+    "",
+    N_("January (pine)"),
+    N_("February (plum)"),
+    N_("March (cherry)"),
+    N_("April (black clover)"),
+    N_("May (iris)"),
+    N_("June (peony)"),
+    N_("July (red clover)"),
+    N_("August (pampas)"),
+    N_("September (chrysanthemum)"),
+    N_("October (maple)"),
+    N_("November (paulownia)"),
+    N_("December (rain)"),
+)
+
+# The rules of a settlement, as the "x2 (pibak)" of a payment line and the ends of sentences name them.
+RULES = {
+    "go": N_("more than three gos"),
+    "shake": N_("shake"),
+    "bomb": N_("bomb"),
+    "meongtta": N_("meongtta"),
+    "pibak": N_("pibak"),
+    "gwangbak": N_("gwangbak"),
+    "gobak": N_("gobak"),
+    "nagari": N_("nagari carry"),
+    "empty-loser": N_("the exemption of a loser who captured nothing"),
+}
+
+# What stole, as "for the ..." of a steal: the event that stole.
+STEAL_CAUSES = {
+    EventType.CHOK: N_("the chok"),
+    EventType.TTADAK: N_("the ttadak"),
+    EventType.SSEUL: N_("the sseul"),
+    EventType.STACK_CAPTURE: N_("the stack capture"),
+    EventType.JA_PPUK: N_("taking back their own ppuk"),
+    EventType.BOMB: N_("the bomb"),
+    EventType.BONUS: N_("the bonus card"),
+}
+
+OUTCOMES = {
+    Outcome.STOP: N_("stop"),
+    Outcome.NAGARI: N_("nagari"),
+    Outcome.REDEAL: N_("redeal"),
+    Outcome.CHONGTONG: N_("chongtong"),
+    Outcome.THREE_PPUK: N_("three ppuks"),
+    Outcome.HEODANG: N_("heodang"),
+}
+
+# The house rules, as a sentence about a bad value names them.
+KNOBS = {
+    "players": N_("the number of players"),
+    "target_score": N_("the score needed to stop"),
+    "bonus_cards": N_("the bonus cards in the deck"),
+    "bonus_from_hand": N_("what a bonus card played from hand does"),
+    "double_junk": N_("whether double junk counts two"),
+    "sep_animal": N_("where the cup counts"),
+    "sep_animal_protects": N_("whether a loser's cup counts against pibak"),
+    "floor_four": N_("what four of a month on the layout does"),
+    "chongtong_points": N_("the points of chongtong"),
+    "multiple_chongtong": N_("what two chongtongs at one deal do"),
+    "allow_shake": N_("whether shakes are allowed"),
+    "allow_bomb": N_("whether bombs are allowed"),
+    "bomb_flip_turns": N_("the flip turns a bomb gives"),
+    "bomb_flip_timing": N_("when a bomb's flip turns are used"),
+    "ppuk_on_last_turn": N_("whether the last card can make a ppuk"),
+    "steal_chok": N_("the junk a chok takes"),
+    "steal_ttadak": N_("the junk a ttadak takes"),
+    "steal_sseul": N_("the junk a sseul takes"),
+    "steal_stack": N_("the junk a stack capture takes"),
+    "steal_ja_ppuk": N_("the junk taking back one's own ppuk takes"),
+    "steal_bomb": N_("the junk a bomb takes"),
+    "steal_bonus": N_("the junk a bonus card takes"),
+    "no_steal_on_last_turn": N_("what steals nothing on a last turn"),
+    "go_scheme": N_("how gos count"),
+    "shake_multiplier": N_("the shake multiplier"),
+    "bomb_multiplier": N_("the bomb multiplier"),
+    "meongtta_min_animals": N_("the animals for meongtta"),
+    "pibak_max_loser_junk": N_("the pibak threshold"),
+    "pibak_zero_exempt": N_("whether a loser with no junk escapes pibak"),
+    "gwangbak": N_("whether gwangbak is played"),
+    "gobak": N_("what gobak does"),
+    "nagari_multiplier": N_("the nagari multiplier"),
+    "nagari_cap": N_("the cap on the nagari carry"),
+    "empty_loser_exempt": N_("whether a loser with no card pays"),
+    "three_ppuk_points": N_("the points of three ppuks"),
+    "heodang_points": N_("the points of heodang"),
+    "first_ppuk_payments": N_("the payments for first-turn ppuks"),
+    "first_ttadak_payment": N_("the payment for a first-turn ttadak"),
+    "rules": N_("the rules"),
+    "preset": N_("the preset"),
+}
+
+_BODY_FIELDS = {
+    "go_count": N_("the go count"),
+    "shakes": N_("the number of shakes"),
+    "bombs": N_("the number of bombs"),
+    "nagari_streak": N_("the nagari streak"),
+    "stake": N_("the stake"),
+}
+
+_MOVE_FIELDS = {
+    "play": N_("the card played"),
+    "capture": N_("the capture choice"),
+    "draw": N_("the flipped card"),
+    "draw_capture": N_("the capture choice of the flipped card"),
+    "shake": N_("the shaken cards"),
+    "bomb": N_("the bombed cards"),
+    "bonus": N_("the bonus card"),
+    "bonus_flipped": N_("the bonus cards flipped"),
+    "flip": N_("the flip turn"),
+    "call": N_("the call"),
+    "sep_animal_as": N_("the cup declaration"),
+}
+# A field of the body or of a move, as a fact of a refusal.
+FIELDS = {**_BODY_FIELDS, **_MOVE_FIELDS}
+
+# Where a card is, as a refusal names it.
+PLACES = {
+    "layout": N_("on the layout"),
+    "stock": N_("in the stock"),
+    "hand": N_("in {player}'s hand"),
+    "shown": N_("among the cards {player} showed"),
+    "captured": N_("in {player}'s captures"),
+    "played": N_("already played"),
+}
+
+
+def card(w: Words, c: Card | str) -> str:
+    """A card as players name it."""
+    return w.word(CARDS[c if isinstance(c, str) else c.id])
+
+
+def cards(w: Words, cs: Iterable[Card | str]) -> str:
+    return ", ".join([card(w, c) for c in cs])
+
+
+def is_card(value: Any) -> bool:
+    return isinstance(value, Card) or (isinstance(value, str) and value in CARDS)
+
+
+def rule(w: Words, name: str) -> str:
+    """A rule of a settlement as a payment line names it (``pibak``, ``gobak``...)."""
+    return w.word(RULES[name])
+
+
+def place(w: Words, p: Place) -> str:
+    return w.say(PLACES[p.kind], player=p.player or "")

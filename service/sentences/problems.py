@@ -1,0 +1,405 @@
+"""The words of a refusal (problem details, RFC 9457): its title, its detail sentence, what a request schema says
+of a field, and what each code means (the page a problem's ``type`` links to).
+
+``REFUSALS`` is keyed by the engine's ``code`` and ``why`` (``why`` is the code itself unless a code has
+several); where the facts an error carries change the sentence (a card named in a move, or in a place), the
+first sentence whose condition holds is said. ``HTTP_REFUSALS`` is keyed the same way by the service's own
+codes, ``TITLES`` by the engine's error family or the HTTP code, ``MEANINGS`` by code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+
+from ..i18n import N_, Words
+from .saying import Facts, Say, say
+
+__all__ = [
+    "FIELD_MESSAGES",
+    "FIELD_PATTERNS",
+    "HTTP_REFUSALS",
+    "INDEX_LEAD",
+    "INDEX_TITLE",
+    "MEANINGS",
+    "PAGE_STATUS",
+    "PAGE_TITLE",
+    "REFUSALS",
+    "TITLES",
+    "detail",
+    "field_message",
+    "http_detail",
+    "meaning",
+    "title",
+]
+
+Sentence = Say | Sequence[Say]
+
+
+def _given(fact: str) -> Callable[[Facts], bool]:
+    return lambda facts: bool(facts.get(fact))
+
+
+TITLES: Mapping[type[GoStopError] | str, str] = {
+    RulesError: N_("Invalid rules"),
+    CardError: N_("Invalid cards"),
+    HandError: N_("Invalid hand"),
+    IllegalMoveError: N_("Illegal move"),
+    "validation-error": N_("Invalid request body"),
+    "malformed-json": N_("Malformed JSON"),
+    "not-found": N_("Not found"),
+    "method-not-allowed": N_("Method not allowed"),
+    "length-required": N_("Length required"),
+    "body-too-large": N_("Request body too large"),
+    "unsupported-media-type": N_("Unsupported media type"),
+    "bad-request": N_("Bad request"),
+    "internal-error": N_("Internal server error"),
+    "unavailable": N_("Service unavailable"),
+}
+
+# The service's own refusals: (code, why) -> sentence.
+HTTP_REFUSALS: Mapping[tuple[str, str], Sentence] = {
+    ("validation-error", "validation-error"): Say(
+        N_("The request body does not have the documented shape; the list of errors names each field that is wrong")
+    ),
+    ("malformed-json", "malformed-json"): Say(N_("The request body is not valid JSON")),
+    ("not-found", "not-found"): Say(N_("There is nothing at this address")),
+    ("not-found", "no-preset"): Say(N_("There is no preset called {preset}")),
+    ("method-not-allowed", "method-not-allowed"): Say(N_("This address does not answer that method")),
+    ("length-required", "length-required"): Say(
+        N_("Send the body with a Content-Length header: bodies sent in chunks are not read")
+    ),
+    ("body-too-large", "body-too-large"): Say(N_("The request body is larger than {limit} bytes")),
+    ("unsupported-media-type", "unsupported-media-type"): Say(N_("Send the request body as JSON (application/json)")),
+    ("bad-request", "bad-request"): Say(N_("The request cannot be read")),
+    ("internal-error", "internal-error"): Say(
+        N_("Something went wrong on our side; the request id identifies it in our logs")
+    ),
+    ("unavailable", "draining"): Say(
+        N_("This copy of the service is about to stop; ask again, and another will answer")
+    ),
+}
+
+# What the engine refuses: (code, why) -> sentence.
+REFUSALS: Mapping[tuple[str, str], Sentence] = {
+    # rules
+    ("unknown-preset", "unknown-preset"): Say(N_("There is no preset called {preset}")),
+    ("unknown-knob", "unknown-knob"): Say(N_("There is no house rule called {knob}")),
+    ("invalid-knob", "rules-not-an-object"): Say(
+        N_("The rules are a preset name, or an object of a preset and house rules")
+    ),
+    ("invalid-knob", "not-a-bool"): Say(N_("The value of {knob} must be true or false, not {value}")),
+    ("invalid-knob", "not-an-int"): Say(N_("The value of {knob} must be a whole number, not {value}")),
+    ("invalid-knob", "below-minimum"): Say(N_("The value of {knob} cannot be below {minimum} ({value} was given)")),
+    ("invalid-knob", "above-maximum"): Say(N_("The value of {knob} cannot be above {maximum} ({value} was given)")),
+    ("invalid-knob", "not-a-choice"): Say(N_("The value of {knob} cannot be {value}")),
+    ("invalid-knob", "not-a-list"): Say(N_("The value of {knob} must be a list, not {value}")),
+    ("invalid-knob", "too-many"): Say(N_("The value of {knob} holds at most {maximum} values")),
+    ("invalid-knob", "listed-twice"): Say(N_("The value of {knob} lists a value twice")),
+    ("sep-animal-pin", "sep-animal-pin"): (
+        Say(
+            N_("{player} counts the cup as double junk, but under these rules the cup is always an animal"),
+            when=_given("player"),
+        ),
+        Say(N_("The cup is counted as double junk, but under these rules it is always an animal")),
+    ),
+    # cards
+    ("unknown-card", "unknown-card"): (
+        Say(N_("{card}, {field} of {player}'s move, is not a card"), when=_given("field")),
+        Say(N_("{card} ({place}) is not a card"), when=_given("place")),
+        Say(N_("{card} is not a card")),
+    ),
+    ("duplicate-card", "listed-twice"): (
+        Say(N_("{card} is listed twice ({place})"), when=_given("place")),
+        Say(N_("{card} is listed twice")),
+    ),
+    ("duplicate-card", "in-two-places"): Say(N_("{card} is in two places: {first} and {place}")),
+    ("bonus-not-in-play", "bonus-not-in-play"): Say(N_("{card} is a bonus card these rules leave out of the deck")),
+    # hands
+    ("player-count", "player-count"): Say(N_("These rules are for {players} players, not {given}")),
+    ("duplicate-player", "duplicate-player"): Say(N_("Two players are called {player}")),
+    ("negative-count", "negative-count"): Say(N_("{field} cannot be negative")),
+    ("invalid-outcome", "unknown-outcome"): Say(N_("{outcome} is not a way a hand can end")),
+    ("invalid-outcome", "winner-without-result"): Say(N_("A hand that ends in {outcome} has no winner")),
+    ("invalid-outcome", "instant-win-off"): Say(N_("{outcome} is switched off in these rules")),
+    ("unknown-winner", "winner-required"): Say(N_("A hand that ends in {outcome} needs a winner")),
+    ("unknown-winner", "unknown-winner"): Say(N_("The winner, {player}, is not one of the players")),
+    ("unknown-player", "unknown-player"): Say(N_("{player}, named as the last to call go, is not one of the players")),
+    ("winner-below-target", "winner-below-target"): Say(
+        N_("{player} has {points} points, fewer than the {target} needed to stop")
+    ),
+    ("last-go-required", "last-go-required"): Say(
+        N_("{players} all called go: say which of them called go last, since that player pays for everyone (gobak)")
+    ),
+    # the deal
+    ("bad-deal", "unknown-card"): Say(N_("The deal cannot be: {card} ({place}) is not a card")),
+    ("bad-deal", "player-count"): Say(N_("The deal cannot be: these rules are for {players} players, not {given}")),
+    ("bad-deal", "duplicate-player"): Say(N_("The deal cannot be: two players are called {player}")),
+    ("bad-deal", "layout-size"): Say(
+        N_(
+            "The deal cannot be: the layout has {count} month cards, not {expected} (list a bonus card dealt there "
+            "and the card that replaced it too)"
+        )
+    ),
+    ("bad-deal", "hands-for-players"): Say(N_("The deal cannot be: hands must be given for exactly the players")),
+    ("bad-deal", "hand-size"): Say(N_("The deal cannot be: {player} is dealt {count} cards, not {expected}")),
+    ("bad-deal", "shown-not-player"): Say(
+        N_("The deal cannot be: {player}, who shows cards at the deal, is not a player")
+    ),
+    ("bad-deal", "shown-not-chongtong"): Say(
+        N_("The deal cannot be: {player} shows {cards}, but only a chongtong, four cards of one month, is shown")
+    ),
+    ("bad-deal", "shown-not-dealt"): Say(
+        N_("The deal cannot be: {player} shows {cards}, which {player} was not dealt")
+    ),
+    ("bad-deal", "listed-twice"): Say(N_("The deal cannot be: {card} is dealt twice ({place})")),
+    ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
+    ("bad-deal", "bonus-not-in-play"): Say(
+        N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")
+    ),
+    ("bad-deal", "stock-size"): Say(N_("The deal cannot be: the stock has {count} cards, not {expected}")),
+    ("bad-deal", "deck-size"): Say(
+        N_("The deal cannot be: the hands, the layout and the stock hold {count} cards, not the {expected} of the deck")
+    ),
+    # the form of a move
+    ("bad-move", "not-an-object"): Say(N_("Move number {number} is not an object")),
+    ("bad-move", "no-player"): Say(N_("Move number {number} does not say whose move it is")),
+    ("bad-move", "unknown-field"): Say(N_("Move number {number} has a field no move has: {field}")),
+    ("bad-move", "call-with-more"): Say(N_("A call carries nothing but the player and the call")),
+    ("bad-move", "declare-with-more"): Say(N_("A cup declaration carries nothing but the player and the declaration")),
+    ("bad-move", "declare-in-turn"): Say(N_("Declare the cup in a move of its own")),
+    ("bad-move", "turn-form"): Say(
+        N_(
+            "A turn is one of: a card played (perhaps shaken), a bomb, a flip turn, or a bonus card followed by a "
+            "card played or a bomb"
+        )
+    ),
+    ("bad-move", "shake-without-play"): Say(N_("A shake shows three cards and plays one of them")),
+    ("bad-move", "capture-without-play"): Say(N_("A capture choice goes with a card played")),
+    ("bad-move", "not-a-list"): Say(N_("{field} is a list of cards")),
+    ("bad-move", "not-a-choice"): Say(N_("{field} has a value no move has")),
+    ("bad-move", "bonus-with-play"): Say(
+        N_("{card} is a bonus card: it is played as a bonus card, not as a hand card")
+    ),
+    ("bad-move", "card-twice"): Say(N_("{player} uses {card} twice in one turn")),
+    ("bad-move", "not-a-bonus-card"): Say(N_("{card} is not a bonus card")),
+    ("bad-move", "bonus-then-nothing"): Say(N_("After the bonus card, {player} plays a hand card in the same turn")),
+    ("bad-move", "bonus-flipped-not-bonus"): Say(N_("The bonus cards flipped list {card}, which is not a bonus card")),
+    # a move against the table
+    ("not-your-turn", "not-your-turn"): Say(N_("It is {expected}'s turn, not {player}'s")),
+    ("not-your-turn", "not-a-player"): Say(N_("{player} is not a player of this hand")),
+    ("not-your-turn", "call-due"): Say(N_("{expected} must call go or stop now, not {player}")),
+    ("card-not-in-hand", "card-not-in-hand"): Say(N_("{card} is not in {player}'s hand")),
+    ("card-not-in-hand", "cannot-hold"): Say(N_("{player} cannot hold all of {cards}")),
+    ("card-already-seen", "card-already-seen"): (
+        Say(N_("{card} was already turned up in this turn"), when=_given("this_turn")),
+        Say(N_("{card} has already been seen: {seen}")),
+    ),
+    ("capture-required", "capture-required"): Say(
+        N_("{card} meets two cards on the layout, {layout}: say which of them it takes")
+    ),
+    ("capture-not-allowed", "not-on-layout"): Say(N_("{card} is not one of the two cards it could take: {layout}")),
+    ("capture-not-allowed", "no-choice"): Say(N_("{played} has no choice of capture, so naming {card} is not allowed")),
+    ("capture-not-allowed", "draw-on-own-month"): Say(
+        N_("The flipped {drawn} falls on the month of the card just played: there is no choice to make")
+    ),
+    ("capture-not-allowed", "nothing-flipped"): Say(
+        N_("Nothing was flipped, so there is no capture choice for a flip")
+    ),
+    ("draw-mismatch", "not-the-top"): Say(N_("{player} says {card} was flipped, but the stock top is {top}")),
+    ("draw-mismatch", "stock-empty"): Say(N_("{player} says {card} was flipped, but the stock is empty")),
+    ("draw-mismatch", "bonus-not-flipped"): Say(N_("The bonus cards flipped list {card}, but no flip turned it up")),
+    ("draw-mismatch", "bonus-list"): Say(N_("The stock turned up the bonus cards {flipped}, not {listed}")),
+    ("draw-required", "draw-required"): Say(N_("The stock is not known: say which card {player}'s flip turned up")),
+    ("draw-required", "after-bonus-draw"): Say(
+        N_(
+            "{bonus} is a bonus card, so the flip went on: list {bonus} among the bonus cards flipped, and give the "
+            "card that came up after it as the flipped card"
+        )
+    ),
+    ("call-required", "call-required"): Say(N_("{player} must call go or stop before anything else")),
+    ("call-not-allowed", "go-on-last-turn"): Say(
+        N_("{player} calls go on their last turn, where only stop is possible")
+    ),
+    ("call-not-allowed", "no-call-due"): Say(N_("{player} calls, but no go or stop is due")),
+    ("shake-not-allowed", "shake-off"): Say(N_("These rules do not allow shaking")),
+    ("shake-not-allowed", "not-three-of-a-month"): Say(N_("A shake shows three cards of one month, not {cards}")),
+    ("shake-not-allowed", "plays-another"): Say(N_("{player} shakes {cards} but plays {card}")),
+    ("shake-not-allowed", "month-on-layout"): Say(N_("{player} cannot shake {month}: the layout holds {layout}")),
+    ("shake-not-allowed", "after-extra-flip"): Say(
+        N_("Under these rules the card played after a bonus card is the stock top, which cannot be shaken")
+    ),
+    ("bomb-not-allowed", "bomb-off"): Say(N_("These rules do not allow bombs")),
+    ("bomb-not-allowed", "not-three-of-a-month"): Say(N_("A bomb plays three cards of one month, not {cards}")),
+    ("bomb-not-allowed", "fourth-not-alone"): Say(N_("A bomb of {month} needs the fourth card alone on the layout")),
+    ("bomb-not-allowed", "after-extra-flip"): Say(
+        N_("Under these rules the card played after a bonus card is the stock top, which cannot make a bomb")
+    ),
+    ("flip-not-allowed", "flip-not-allowed"): Say(N_("{player} has no flip turn left")),
+    ("flip-required", "flip-required-next"): Say(
+        N_("{player} must use a flip turn now: under these rules a bomb's flip turns come right after it")
+    ),
+    ("flip-required", "flip-required-empty"): Say(N_("{player} has no hand card left and must use a flip turn")),
+    ("game-over", "game-over"): Say(N_("{player} moves after the hand is over")),
+}
+
+
+def title(w: Words, key: type[GoStopError] | str) -> str:
+    """A problem's title: by the engine error's family, or by the service's code."""
+    if isinstance(key, type):
+        key = next(family for family in key.__mro__ if family in TITLES)
+    return w.say(TITLES[key])
+
+
+def detail(w: Words, err: GoStopError) -> str:
+    """The sentence of an engine refusal, its facts named as players name them."""
+    sentence = REFUSALS.get((err.code, err.why)) or REFUSALS[(err.code, err.code)]
+    return say(w, sentence, err.params)
+
+
+def http_detail(w: Words, code: str, why: str | None = None, **facts: Any) -> str:
+    return say(w, HTTP_REFUSALS[(code, why or code)], facts)
+
+
+# --- what each code means: the page a problem's type links to ------------------------------------------------
+
+MEANINGS: Mapping[str, str] = {
+    # refused before the request is read as JSON
+    "bad-request": N_("The request is not a well-formed HTTP request, or cannot be read."),
+    "forbidden": N_("The server does not serve this kind of request (a request meant for a proxy)."),
+    "request-timeout": N_("The request body did not arrive in time after its headers."),
+    "request-line-too-long": N_("The request line is longer than the server reads."),
+    "headers-too-large": N_("The request has too many header lines, or one that is too long."),
+    "expectation-failed": N_("The server cannot meet what the request's Expect header asks."),
+    "not-implemented": N_("The request body uses a transfer coding the server does not know."),
+    "busy": N_("Every worker of the server holds as many connections as it may: ask again shortly."),
+    "length-required": N_(
+        "The request body came in chunks, or without a Content-Length: bodies are read only with their length."
+    ),
+    "body-too-large": N_("The request body is larger than the service reads."),
+    "unsupported-media-type": N_("The request body is not sent as JSON (application/json)."),
+    "malformed-json": N_("The request body is not valid JSON, or nests deeper than the service reads."),
+    "not-found": N_("There is nothing at this address: no such path, or no preset of that name."),
+    "method-not-allowed": N_("The address does not answer this method; the Allow header lists those it answers."),
+    "validation-error": N_(
+        "The request body does not have the documented shape; errors maps each field that is wrong to what is "
+        "wrong with it."
+    ),
+    "internal-error": N_("Something went wrong on the service's side; the request id identifies it in its logs."),
+    "unavailable": N_("This copy of the service is about to stop; ask again, and another copy answers."),
+    # the rules
+    "unknown-preset": N_("The rules name a preset that does not exist; presets lists those that do."),
+    "unknown-knob": N_("The rules name a house rule that does not exist."),
+    "invalid-knob": N_(
+        "A house rule is given a value of the wrong type or out of its range; choices lists the values it takes."
+    ),
+    # the cards
+    "unknown-card": N_("A card id that is not in the catalog."),
+    "duplicate-card": N_("The same card is listed twice, or in two places."),
+    "bonus-not-in-play": N_("A bonus card that the rules leave out of the deck."),
+    # a finished hand
+    "player-count": N_("Not the number of players the rules are for."),
+    "duplicate-player": N_("Two players have the same id."),
+    "negative-count": N_("A go count, shakes, bombs, a nagari streak or a stake below zero."),
+    "sep-animal-pin": N_("The cup is counted as double junk where the rules always count it as an animal."),
+    "invalid-outcome": N_(
+        "A way to end the hand that cannot be: a nagari with a winner, or a switched-off instant win."
+    ),
+    "unknown-winner": N_("The winner is not one of the players, or a hand that needs a winner names none."),
+    "unknown-player": N_("The player named as the last to call go is not one of the players."),
+    "winner-below-target": N_("The winner stopped with fewer points than the rules need for a stop."),
+    "last-go-required": N_(
+        "Several losers called go where the last one pays for everyone (gobak): say which called last (last_go)."
+    ),
+    # a move log
+    "bad-deal": N_(
+        "The deal cannot be: a wrong number of cards somewhere, a card dealt twice, a deck that does not add up."
+    ),
+    "bad-move": N_("A move of no known form: a field no move has, or a turn of two kinds at once."),
+    "not-your-turn": N_("The move is not by the player whose turn it is, or who must call go or stop."),
+    "card-not-in-hand": N_("The card played is not in that player's hand."),
+    "card-already-seen": N_(
+        "The card played or flipped has already been seen elsewhere (a game whose hands are hidden)."
+    ),
+    "capture-required": N_(
+        "The card meets two cards of its month on the layout, and the move does not say which it takes."
+    ),
+    "capture-not-allowed": N_("The move names a card to take where there is no choice, or a card it cannot take."),
+    "draw-required": N_("The stock is not known, and the turn does not say which card its flip turned up."),
+    "draw-mismatch": N_("The flipped card, or the bonus cards flipped, are not what the stock turned up."),
+    "call-required": N_("A go or stop is due, and the log says something else."),
+    "call-not-allowed": N_("A go or stop where none is due, or a go on a player's last turn."),
+    "shake-not-allowed": N_("A shake the rules switch off, or that the cards and the layout do not allow."),
+    "bomb-not-allowed": N_("A bomb the rules switch off, or that the cards and the layout do not allow."),
+    "flip-not-allowed": N_("A flip turn the player does not hold."),
+    "flip-required": N_("A flip turn is owed after a bomb, and the move is something else."),
+    "game-over": N_("A move after the hand is over."),
+}
+
+# The words of the pages of the problem types (service.problems).
+PAGE_TITLE = N_("gostop problem type {code}")
+PAGE_STATUS = N_("Answered with the HTTP status {status}.")
+INDEX_TITLE = N_("gostop problem types")
+INDEX_LEAD = N_(
+    "Every error of the service is answered as problem details (RFC 9457) whose type is one of these pages and "
+    "whose code is the last part of its address."
+)
+
+
+def meaning(w: Words, code: str) -> str:
+    """What a problem code means, for the page its type links to."""
+    return w.say(MEANINGS[code])
+
+
+# --- what the request schemas say of a field ---------------------------------------------------------------
+
+# The messages of marshmallow and of the service's own fields, as they come (their text is the message id);
+# those with numbers or choices are read back by a pattern into the message with placeholders.
+FIELD_MESSAGES = frozenset(
+    {
+        N_("Not a valid string."),
+        N_("Not a valid integer."),
+        N_("Not a valid number."),
+        N_("Not a valid boolean."),
+        N_("Not a valid list."),
+        N_("Not a valid mapping type."),
+        N_("Invalid input type."),
+        N_("Invalid value."),
+        N_("Field may not be null."),
+        N_("Missing data for required field."),
+        N_("Unknown field."),
+        N_("Not a card id."),
+        N_("Not a valid move object."),
+        N_("must be a preset name or an object of knob overrides"),
+    }
+)
+FIELD_PATTERNS = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"Length must be between (?P<min>\d+) and (?P<max>\d+)\.\Z", N_("Length must be between {min} and {max}.")),
+        (r"Longer than maximum length (?P<max>\d+)\.\Z", N_("Longer than maximum length {max}.")),
+        (r"Shorter than minimum length (?P<min>\d+)\.\Z", N_("Shorter than minimum length {min}.")),
+        (
+            r"Must be greater than or equal to (?P<min>-?\d+) and less than or equal to (?P<max>-?\d+)\.\Z",
+            N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+        ),
+        (r"Must be greater than or equal to (?P<min>-?\d+)\.\Z", N_("Must be greater than or equal to {min}.")),
+        (r"Must be less than or equal to (?P<max>-?\d+)\.\Z", N_("Must be less than or equal to {max}.")),
+        (r"Must be one of: (?P<choices>.*)\.\Z", N_("Must be one of: {choices}.")),
+    )
+)
+
+
+def field_message(w: Words, message: str) -> str:
+    """A request schema's message about a field, in the asked language (one this table does not know stays as
+    it came)."""
+    if message in FIELD_MESSAGES:
+        return w.say(message)
+    for pattern, said in FIELD_PATTERNS:
+        found = pattern.match(message)
+        if found:
+            return w.say(said, **found.groupdict())
+    return message

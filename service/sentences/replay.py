@@ -1,0 +1,136 @@
+"""The words of a replay (RULES.md 4-9): what each event means, the reason of an instant payment, and what a go
+risks.
+
+``EVENTS`` is keyed by the engine's ``EventType``; an event's sentence reads its ``player`` and its ``data``
+(the steal's ``from`` as ``victim``). ``INSTANT_PAYMENTS`` is keyed by an instant payment's code, ``IF_GO``
+by the rule set's ``gobak``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import Event, EventType, InstantPayment
+
+from ..i18n import N_, Words
+from .saying import Facts, Say, plural, reading, say
+
+__all__ = ["EVENTS", "IF_GO", "INSTANT_PAYMENTS", "event_detail", "if_go_reason", "instant_reason"]
+
+Sentence = Say | Sequence[Say]
+
+
+def _has(key: str, value: Any) -> Any:
+    return lambda facts: facts.get(key) == value
+
+
+_RAN_OUT = Say(N_("The cards ran out with no stop: nagari"))
+
+EVENTS: Mapping[EventType, Sentence] = {
+    EventType.PPUK: Say(
+        N_(
+            "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
+            "three stay on the layout (ppuk number {count} for {player})"
+        )
+    ),
+    EventType.CHOK: Say(N_("{player}'s flipped {drawn} takes the {played} just played (chok)")),
+    EventType.TTADAK: Say(N_("{player} takes all four cards of {month} (ttadak): {cards}")),
+    EventType.SSEUL: Say(N_("{player} sweeps the layout clean (sseul)")),
+    EventType.JA_PPUK: Say(N_("{player} takes back the stack of their own ppuk of {month}")),
+    EventType.STACK_CAPTURE: (
+        Say(N_("{player} captures the stack of {month} dealt on the layout"), when=_has("maker", None)),
+        Say(N_("{player} captures {maker}'s ppuk of {month}")),
+    ),
+    EventType.BOMB: Say(N_("{player} bombs with {played} and takes {cards}")),
+    EventType.SHAKE: Say(N_("{player} shakes, showing {cards}")),
+    EventType.BONUS: (
+        Say(N_("{card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
+        Say(N_("{player} plays {card} from hand and keeps it"), when=_has("source", "hand")),
+        Say(N_("{player} flips {card} from the stock and keeps it")),
+    ),
+    EventType.STEAL: reading(N_("{player} takes {cards} from {victim} for {cause}"), victim="from"),
+    EventType.GO: plural(
+        "{player} calls go at {points} points ({n} go)", "{player} calls go at {points} points ({n} gos)", "count"
+    ),
+    EventType.STOP: (
+        Say(
+            N_("{player} reaches {points} points on their last turn: the hand stops by itself"),
+            when=lambda f: bool(f.get("automatic")),
+        ),
+        Say(N_("{player} stops with {points} points")),
+    ),
+    EventType.DECLARE: (
+        Say(N_("{player} counts the cup as double junk"), when=_has("sep_animal_as", "junk")),
+        Say(N_("{player} counts the cup as an animal")),
+    ),
+    EventType.CHONGTONG: Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
+    EventType.THREE_PPUK: Say(N_("{player} makes a third ppuk and wins at once")),
+    EventType.HEODANG: Say(N_("{player} captured nothing in {turns} turns in a row and wins at once (heodang)")),
+    EventType.REDEAL: (
+        Say(
+            N_("All four cards of {month} were dealt to the layout: the deal does not count"),
+            when=_has("reason", "floor-four"),
+        ),
+        Say(
+            N_("{players} were each dealt chongtong: the deal does not count"),
+            when=_has("reason", "multiple-chongtong"),
+        ),
+        _RAN_OUT,
+    ),
+    EventType.NAGARI: (
+        Say(N_("All four cards of {month} were dealt to the layout: nagari"), when=_has("reason", "floor-four")),
+        Say(N_("{players} were each dealt chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
+        _RAN_OUT,
+    ),
+}
+
+
+def event_detail(w: Words, e: Event) -> str:
+    """What an event means, in a sentence."""
+    facts: Facts = {**e.data, "player": e.player or ""}
+    return say(w, EVENTS[e.type], facts)
+
+
+INSTANT_PAYMENTS: Mapping[str, Sentence] = {
+    "first-ttadak": Say(N_("first-turn ttadak")),
+    "first-ppuk": (
+        Say(N_("first-turn ppuk"), when=_has("turns", 1)),
+        Say(N_("ppuk on each of the first two turns"), when=_has("turns", 2)),
+        Say(N_("ppuk on each of the first three turns")),
+    ),
+}
+
+
+def instant_reason(w: Words, p: InstantPayment) -> str:
+    return say(w, INSTANT_PAYMENTS[p.reason], {"turns": p.turns})
+
+
+# What a go risks (API.md v1.1 ``next.if_go``), by the rule set's gobak; any other is "as any loser does".
+IF_GO: Mapping[str, Say] = {
+    "double": plural(
+        "After go number {n}, if another player wins, {player} pays double (gobak)",
+        "After go number {n}, if another player wins, {player} pays double (gobak)",
+        "go_count",
+    ),
+    "pays-all-double": plural(
+        "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
+        "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
+        "go_count",
+    ),
+    "pays-all": plural(
+        "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
+        "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
+        "go_count",
+    ),
+    "none": plural(
+        "After go number {n}, if another player wins, {player} pays as any loser does",
+        "After go number {n}, if another player wins, {player} pays as any loser does",
+        "go_count",
+    ),
+}
+
+
+def if_go_reason(w: Words, player: str, go_count: int, gobak: str) -> str:
+    """What a go risks: the go count it makes, and what gobak makes this player pay if another player wins."""
+    return say(w, IF_GO.get(gobak, IF_GO["none"]), {"player": player, "go_count": go_count})

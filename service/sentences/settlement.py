@@ -1,0 +1,235 @@
+"""The words of a settlement (RULES.md 7-9): why each rule did or did not apply, and the settlement told line
+by line.
+
+``CHECKS`` is keyed by a check's ``rule`` and ``reason`` as the engine gives them (``REASONS`` by the reason
+alone, for the two that are the same for every rule), and each sentence reads the check's ``facts`` plus
+``winner``, ``loser`` and ``rule``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import Check, Outcome, Payment, Settlement
+
+from ..i18n import N_, Words
+from .saying import Say, plural, reading, say
+
+__all__ = ["CHECKS", "REASONS", "base_sum", "check_reason", "explanation", "payment_line"]
+
+Sentence = Say | Sequence[Say]
+
+_NO_GO = Say(N_("{winner} did not call go"), when=lambda f: not f["go_count"])
+
+CHECKS: Mapping[tuple[str, str], Sentence] = {
+    ("go", "more-than-three"): (
+        _NO_GO,
+        plural(
+            "{winner} called go {n} time, more than three: the payout doubles",
+            "{winner} called go {n} times, more than three: the payout doubles",
+            "go_count",
+        ),
+    ),
+    ("go", "three-or-fewer"): (
+        _NO_GO,
+        plural(
+            "{winner} called go {n} time, not more than three",
+            "{winner} called go {n} times, not more than three",
+            "go_count",
+        ),
+    ),
+    ("shake", "shook"): plural(
+        "{winner} shook {n} time: x{multiplier} each", "{winner} shook {n} times: x{multiplier} each", "shakes"
+    ),
+    ("shake", "no-shake"): Say(N_("{winner} did not shake")),
+    ("bomb", "bombed"): plural(
+        "{winner} bombed {n} time: x{multiplier} each", "{winner} bombed {n} times: x{multiplier} each", "bombs"
+    ),
+    ("bomb", "no-bomb"): Say(N_("{winner} did not bomb")),
+    ("meongtta", "enough-animals"): (
+        reading(
+            N_("{winner} has {n} animals, the cup counted as one: at least {threshold} (meongtta)"),
+            n="winner_animals",
+            when=lambda f: f["cup_as"] == "animal",
+        ),
+        reading(N_("{winner} has {n} animals, at least {threshold} (meongtta)"), n="winner_animals"),
+    ),
+    ("meongtta", "too-few-animals"): plural(
+        "{winner} has {n} animal, fewer than the {threshold} of meongtta",
+        "{winner} has {n} animals, fewer than the {threshold} of meongtta",
+        "winner_animals",
+    ),
+    ("pibak", "few-junk"): reading(
+        N_("{winner} scores junk and {loser} has {units} junk units ({threshold} or fewer is pibak)"),
+        units="loser_junk_units",
+    ),
+    ("pibak", "enough-junk"): (
+        reading(
+            N_("{loser} is not pibak: {units} junk units (the cup counted as double junk) is more than {threshold}"),
+            units="loser_junk_units",
+            when=lambda f: f["cup_as"] == "junk",
+        ),
+        reading(N_("{loser} is not pibak: {units} junk units is more than {threshold}"), units="loser_junk_units"),
+    ),
+    ("pibak", "cup-protects"): reading(
+        N_(
+            "{loser} is not pibak: with the cup counted as double junk, {loser} has {units} junk units, "
+            "more than {threshold}"
+        ),
+        units="loser_junk_units",
+    ),
+    ("pibak", "zero-exempt"): Say(
+        N_("{loser} is not pibak: {loser} has no junk at all, and these rules spare a loser with none")
+    ),
+    ("pibak", "winner-no-junk-points"): Say(N_("{winner} scores no junk points, so nobody is pibak")),
+    ("gwangbak", "no-bright"): Say(N_("{winner} scores brights and {loser} has no bright (gwangbak)")),
+    ("gwangbak", "has-bright"): (
+        Say(
+            N_("{loser} is not gwangbak: {loser} has the rain bright, and any bright counts"),
+            when=lambda f: f["rain"] and f["loser_brights"] == 1,
+        ),
+        plural(
+            "{loser} is not gwangbak: {loser} has {n} bright",
+            "{loser} is not gwangbak: {loser} has {n} brights",
+            "loser_brights",
+        ),
+    ),
+    ("gwangbak", "winner-no-bright-points"): Say(N_("{winner} scores no brights, so nobody is gwangbak")),
+    ("gobak", "called-go"): Say(N_("{loser} called go and was overtaken (gobak)")),
+    ("gobak", "no-go"): Say(N_("{loser} did not call go, so no gobak")),
+    ("gobak", "pays-all"): (
+        Say(
+            N_("{loser} called go and was overtaken, and as the only loser pays their own share doubled (gobak)"),
+            when=lambda f: not f["covered"] and f["doubled"],
+        ),
+        Say(
+            N_("{loser} called go and was overtaken; as the only loser, {loser} pays their own share (gobak)"),
+            when=lambda f: not f["covered"],
+        ),
+        Say(
+            N_(
+                "{loser} called go and was overtaken, so {loser} pays every loser's share, doubled: "
+                "their own and {covered}'s (gobak)"
+            ),
+            when=lambda f: f["doubled"],
+        ),
+        Say(N_("{loser} called go and was overtaken, so {loser} also pays {covered}'s share (gobak)")),
+    ),
+    ("gobak", "covered"): (
+        Say(
+            N_("{loser} called go too, but {payer} called go last and pays {loser}'s share (gobak)"),
+            when=lambda f: f["called_go"],
+        ),
+        Say(N_("{payer} called go and pays {loser}'s share (gobak)")),
+    ),
+    ("nagari", "carry"): plural("{n} nagari just before this hand", "{n} nagari hands just before this hand", "streak"),
+    ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
+    ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
+    ("empty-loser", "captured-cards"): Say(
+        N_("{loser} captured cards, so a loser's exemption for capturing nothing does not apply")
+    ),
+}
+
+# The reasons that read the same whatever the rule.
+REASONS: Mapping[str, Sentence] = {
+    "exempt": Say(N_("Does not count: {loser} captured no card and pays nothing")),
+    "instant-win": Say(N_("An instant win pays fixed points, so {rule} does not apply")),
+}
+
+
+def check_reason(w: Words, c: Check, p: Payment, s: Settlement) -> str:
+    """Why a rule did or did not apply to one payment, citing its facts."""
+    sentence = REASONS.get(c.reason) or CHECKS.get((c.rule, c.reason))
+    if sentence is None:
+        raise KeyError(f"no sentence for the check {c.rule}/{c.reason}")
+    return say(w, sentence, {**c.facts, "winner": s.winner or "", "loser": p.payer, "rule": c.rule})
+
+
+# --- the settlement told line by line ------------------------------------------------------------------------
+
+REDEAL = Say(N_("Redeal: the deal does not count; nobody pays and nothing carries over"))
+NAGARI = (
+    Say(
+        N_("Nagari: the hand has no winner, so nobody pays (nagari number {count} in a row)"),
+        when=lambda f: f["streak"],
+    ),
+    Say(N_("Nagari: the hand has no winner, so nobody pays")),
+)
+CARRY = Say(N_("The next hand's winner is paid x{carry} for the nagari carry"))
+INSTANT_WIN = Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent"))
+STOP_AFTER_GOS = plural(
+    "{winner} stops with {points} points and {n} go: {sum} = {base} base points",
+    "{winner} stops with {points} points and {n} gos: {sum} = {base} base points",
+    "go_count",
+)
+STOP = Say(N_("{winner} stops with {points} points: {base} base points"))
+
+PAYS_NOTHING = Say(N_("{payer} pays nothing: {why}"))
+NOTHING_OWED = Say(N_("nothing is owed"))
+FACTOR = Say(N_("x{factor} ({rule})"))
+SHARE = Say(N_("+ {points} for {player}"))
+PAYS = (
+    Say(
+        N_("{payer} pays {payee} {points} points ({amount} at a stake of {stake} a point)"),
+        when=lambda f: f["stake"] != 1,
+    ),
+    Say(N_("{payer} pays {payee} {points} points")),
+)
+PAYS_SUM = (
+    Say(
+        N_("{payer} pays {payee} {sum} = {points} points ({amount} at a stake of {stake} a point)"),
+        when=lambda f: f["stake"] != 1,
+    ),
+    Say(N_("{payer} pays {payee} {sum} = {points} points")),
+)
+
+
+def base_sum(s: Settlement) -> str:
+    """The base points as a sum: "8 + 1", "(8 + 3) x 2", "8 x 4"."""
+    total = s.score.total if s.score is not None else 0
+    added = f"{total} + {s.gos_added}" if s.gos_added else f"{total}"
+    if s.doubling == 1:
+        return added
+    return f"({added}) x {s.doubling}" if s.gos_added else f"{added} x {s.doubling}"
+
+
+def explanation(w: Words, s: Settlement) -> list[str]:
+    """The settlement told line by line: how the base is reached, then what each loser pays and why."""
+    if s.outcome == Outcome.REDEAL:
+        return [say(w, REDEAL, {})]
+    if s.outcome == Outcome.NAGARI:
+        facts: dict[str, Any] = {"streak": s.nagari_streak, "count": s.nagari_streak + 1, "carry": s.next_carry}
+        return [say(w, NAGARI, facts), say(w, CARRY, facts)]
+    assert s.winner is not None and s.score is not None
+    if s.outcome != Outcome.STOP:
+        first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points})
+    elif s.go_count:
+        facts = {"winner": s.winner, "points": s.score.total, "go_count": s.go_count, "base": s.base_points}
+        first = say(w, STOP_AFTER_GOS, {**facts, "sum": base_sum(s)})
+    else:
+        first = say(w, STOP, {"winner": s.winner, "points": s.score.total, "base": s.base_points})
+    return [first, *(payment_line(w, p, s) for p in s.payments)]
+
+
+def payment_line(w: Words, p: Payment, s: Settlement) -> str:
+    """What one loser pays: the base times each factor, the shares they cover, and the money at the stake."""
+    if p.points == 0:
+        zero = next((c for c in p.checks if c.applied and c.factor == 0), None)
+        if zero is not None and zero.rule == "empty-loser":
+            return check_reason(w, zero, p, s)  # "C captured no card and pays nothing" says it all
+        why = check_reason(w, zero, p, s) if zero else say(w, NOTHING_OWED, {})
+        return say(w, PAYS_NOTHING, {"payer": p.payer, "why": why})
+    facts: dict[str, Any] = {"payer": p.payer, "payee": p.payee, "points": p.points, "amount": p.amount}
+    facts["stake"] = s.stake
+    times = [say(w, FACTOR, {"factor": c.factor, "rule": c.rule}) for c in p.factors if c.factor > 1]
+    if not times and not p.covers:  # nothing multiplies the base: no sum to show
+        return say(w, PAYS, facts)
+    own = s.base_points
+    for c in p.factors:
+        own *= c.factor
+    text = " ".join([str(s.base_points), *times])
+    if p.covers:
+        shares = ", ".join(say(w, SHARE, {"points": points, "player": player}) for player, points in p.covers)
+        text = f"{text} = {own}, {shares}" if times else f"{text}, {shares}"
+    return say(w, PAYS_SUM, {**facts, "sum": text})

@@ -1,0 +1,249 @@
+"""POST /v1/settle: who pays whom for a finished hand, and why (RULES.md 7-9): the request, the answer's shape,
+how the answer is made from the engine's ``Settlement``, and the endpoint.
+
+``settle_answer(body, words)`` is the endpoint's whole work, from a validated body (``SettleRequest().load``)
+to the JSON answer. A finished replay's ``settlement`` and a go/stop decision's ``if_stop`` are made by the
+same ``settlement_json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask.typing import ResponseReturnValue
+from marshmallow import fields, validate
+
+from engine import Check, HandResult, Outcome, Payment, PlayerHand, Settlement, resolve, settle
+
+from .catalogs import Echo, echo
+from .i18n import LANGUAGES, Words, request_words
+from .jsonio import answered
+from .parsing import GoStopBlueprint
+from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, Named, Strict, card_list, cup_pin, one_of, rules_field
+from .score import ScoreOut, score_json
+from .sentences import settlement as words
+
+__all__ = [
+    "EXAMPLES",
+    "SettleRequest",
+    "SettleResponse",
+    "SettlementOut",
+    "blueprint",
+    "settle_answer",
+    "settlement_json",
+]
+
+
+class SettlePlayer(Strict):
+    id = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
+    captured = card_list("cards this player captured", load_default=list)
+    go_count = Count(load_default=0, validate=validate.Range(0, 20))
+    shakes = Count(load_default=0, validate=validate.Range(0, 4))
+    bombs = Count(load_default=0, validate=validate.Range(0, 4))
+    sep_animal_as = cup_pin()
+
+
+class SettleRequest(Strict):
+    rules = rules_field()
+    players = fields.List(fields.Nested(SettlePlayer), required=True, validate=validate.Length(2, MAX_PLAYERS))
+    winner = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(1, MAX_ID_LENGTH),
+        metadata={"description": "the player who stopped; null for a nagari"},
+    )
+    outcome = one_of(
+        "Outcome",
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "stop (default with a winner), nagari (default without), "
+            "or an instant win: chongtong, three-ppuk, heodang"
+        },
+    )
+    last_go = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(1, MAX_ID_LENGTH),
+        metadata={
+            "description": "the loser who called go last; needed only for gobak pays-all when several losers called go"
+        },
+    )
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
+
+
+class FactorOut(Strict):
+    rule = fields.String(required=True)
+    factor = fields.Integer(required=True)
+    reason = fields.String(required=True)
+
+
+class CheckOut(Strict):
+    rule = fields.String(required=True, metadata={"description": "the rule of RULES.md 8 checked"})
+    applied = fields.Boolean(required=True)
+    factor = fields.Integer(
+        required=True, metadata={"description": "what it multiplies the payment by: 1 changes nothing, 0 pays nothing"}
+    )
+    reason = fields.String(required=True)
+    facts = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "the numbers the reason cites, for an app that writes its own sentence"},
+    )
+
+
+class CoverOut(Strict):
+    player = fields.String(required=True)
+    points = fields.Integer(required=True)
+
+
+class PaymentOut(Strict):
+    from_ = fields.String(required=True, data_key="from")
+    to = fields.String(required=True)
+    points = fields.Integer(required=True)
+    amount = fields.Integer(required=True)
+    factors = fields.List(fields.Nested(FactorOut), required=True, metadata={"description": "the checks that applied"})
+    checks = fields.List(
+        fields.Nested(CheckOut),
+        required=True,
+        metadata={"description": "every multiplier and exemption the rules switch on, applied or not, and why"},
+    )
+    covers = fields.List(
+        fields.Nested(CoverOut),
+        required=True,
+        metadata={"description": "shares this loser pays for other losers (gobak pays-all)"},
+    )
+
+
+class SettlementOut(Strict):
+    outcome = Named("Outcome", required=True)
+    winner = fields.String(required=True, allow_none=True)
+    score = fields.Nested(ScoreOut, required=True, allow_none=True)
+    base_points = fields.Integer(required=True)
+    payments = fields.List(fields.Nested(PaymentOut), required=True)
+    explanation = fields.List(fields.String(), required=True)
+
+
+class SettleResponse(SettlementOut, Echo):
+    pass
+
+
+def _check_json(w: Words, c: Check, p: Payment, s: Settlement) -> dict[str, Any]:
+    return {
+        "rule": c.rule,
+        "applied": c.applied,
+        "factor": c.factor,
+        "reason": words.check_reason(w, c, p, s),
+        "facts": dict(c.facts),
+    }
+
+
+def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
+    """A settlement as JSON: every payment with its checks and their reasons, and the explanation."""
+    payments = []
+    for p in s.payments:
+        checks = [_check_json(w, c, p, s) for c in p.checks]
+        payments.append(
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "points": p.points,
+                "amount": p.amount,
+                "factors": [
+                    {"rule": c["rule"], "factor": c["factor"], "reason": c["reason"]} for c in checks if c["applied"]
+                ],
+                "checks": checks,
+                "covers": [{"player": who, "points": pts} for who, pts in p.covers],
+            }
+        )
+    return {
+        "outcome": s.outcome,
+        "winner": s.winner,
+        "score": score_json(w, s.score) if s.score is not None else None,
+        "base_points": s.base_points,
+        "payments": payments,
+        "explanation": words.explanation(w, s),
+    }
+
+
+def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The answer to a validated POST /v1/settle body, in the language of ``w``."""
+    players = body["players"]
+    rules = resolve(body["rules"], players=len(players))
+    hand = HandResult(
+        players=tuple(
+            PlayerHand(p["id"], p["captured"], p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
+            for p in players
+        ),
+        winner=body["winner"],
+        outcome=body["outcome"] or (Outcome.STOP if body["winner"] is not None else Outcome.NAGARI),
+        nagari_streak=body["nagari_streak"],
+        stake=body["stake"],
+        last_go=body["last_go"],
+    )
+    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
+
+
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "stop": {
+        "rules": "korean-2p",
+        "players": [
+            {
+                "id": "A",
+                "captured": [
+                    "jan-bright",
+                    "mar-bright",
+                    "aug-bright",
+                    "feb-animal",
+                    "apr-animal",
+                    "aug-animal",
+                    "jan-junk-1",
+                    "feb-junk-1",
+                ],
+                "go_count": 1,
+            },
+            {"id": "B", "captured": ["may-junk-1", "may-junk-2", "jun-junk-1", "oct-ribbon"], "go_count": 0},
+        ],
+        "winner": "A",
+        "nagari_streak": 0,
+        "stake": 100,
+    },
+    "three-players-overrides": {
+        "rules": {"preset": "korean-3p", "pibak_max_loser_junk": 6},
+        "players": [
+            {"id": "A", "captured": ["jan-ribbon", "feb-ribbon", "mar-ribbon", "jul-animal"], "shakes": 1},
+            {"id": "B", "captured": ["nov-junk-1", "dec-animal"], "go_count": 1},
+            {"id": "C", "captured": []},
+        ],
+        "winner": "A",
+    },
+}
+
+
+def blueprint() -> GoStopBlueprint:
+    """The endpoint, documented with the answers it gives to its examples (made now, by ``settle_answer``)."""
+    blp = GoStopBlueprint("settlement", __name__, url_prefix="/v1", description="Who pays whom, and why")
+    request_schema = SettleRequest()
+    answers = {name: settle_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}
+
+    @blp.route("/settle", methods=["POST"])
+    @blp.doc(operationId="settleHand")
+    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in EXAMPLES.items()})
+    @blp.alt_response(
+        200,
+        schema=SettleResponse,
+        success=True,
+        description="who pays whom, and why",
+        examples={k: {"value": v} for k, v in answers.items()},
+    )
+    def post_settle(body: dict[str, Any]) -> ResponseReturnValue:
+        """Settle a finished hand from every player's captured cards and calls (RULES.md 7, 8, 9).
+
+        `winner` is the player who stopped; `null` settles a nagari. Every factor applied to a loser is
+        listed with a reason, and a loser who pays nothing still has a row saying why.
+        """
+        return answered(settle_answer(body, request_words()))
+
+    return blp
