@@ -14,6 +14,7 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     turn        one turn, planned in full before anything moves
     game        the flow of a hand: GameState, legal_moves
     replay      replaying a log: replay, Replay
+    notation    a whole log as text, as PGN is for chess: format_log, parse_log, read_log
     simulate    seeded random hands (python -m engine.simulate)
     errors      what the engine refuses: GoStopError and its tree, each with a stable code
     record      the base of the records of facts (Score, Check, Event, ...)
@@ -25,10 +26,11 @@ The engine states facts (codes, cards, numbers); sentences for people are made f
 from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
 from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
 from .deal import Deal, read_deal
-from .errors import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from .errors import CardError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
 from .events import Event, EventType, InstantPayment
 from .game import GameState
 from .moves import INSTANT_WINS, Expect, Move, Outcome
+from .notation import ParsedLog, format_log, parse_log, read_log
 from .replay import Replay, replay
 from .rules import KNOBS, PRESETS, RuleSet, find_rules, resolve
 from .scoring import Combination, Item, Score, Shortfall, score
@@ -65,7 +67,9 @@ __all__ = [
     "Item",
     "Kind",
     "Move",
+    "NotationError",
     "Outcome",
+    "ParsedLog",
     "Payment",
     "Place",
     "PlayerHand",
@@ -79,8 +83,11 @@ __all__ = [
     "by_id",
     "checked_rules",
     "find_rules",
+    "format_log",
     "parse_cards",
+    "parse_log",
     "read_deal",
+    "read_log",
     "replay",
     "resolve",
     "score",
