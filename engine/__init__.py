@@ -16,6 +16,7 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     replay      replaying a log: replay, Replay
     notation    a whole log as text, as PGN is for chess: format_log, parse_log, read_log
     simulate    seeded random hands (python -m engine.simulate)
+    perft       perft counts: legal moves along seeded hands, lines of play to a depth (python -m engine.perft)
     errors      what the engine refuses: GoStopError and its tree, each with a stable code
     record      the base of the records of facts (Score, Check, Event, ...)
     build       which build runs (compiled or pure), and the refusal of a stale compiled one
