@@ -33,10 +33,10 @@ from tests.engines import answers, plain
 from tests.simulated import hidden_form
 from tests.simulated import replay_body as _replay_body
 from tests.strategies import logged_moves
+from tests.test_logs import LOGS
 
-DATA = Path(__file__).resolve().parent / "data"
-LOGS = sorted(p for p in DATA.glob("*.json") if not p.name.startswith("perft-"))  # the game logs
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def replay_body(body: dict) -> engine.Replay:
@@ -387,3 +387,40 @@ def test_the_readme_example_is_the_log_of_its_replay_example():
     assert replayed
     assert parse_log(example.group(1)) == json.loads(replayed.group(1))
     assert format_log(json.loads(replayed.group(1))) == example.group(1)
+
+
+# --- the grammar's documents ---------------------------------------------------------------------------------
+
+DOCS = {
+    lang: (ROOT / "docs" / name).read_text(encoding="utf-8")
+    for lang, name in (("en", "NOTATION.md"), ("ko", "NOTATION.ko.md"))
+}
+
+
+@pytest.mark.parametrize("lang", DOCS)
+def test_the_documents_examples_are_logs_that_replay_in_both_spellings(lang):
+    logs = [parse_log(text) for text in re.findall(r"```text\n(.*?)```", DOCS[lang], re.S)]
+    assert len(logs) == 2 and logs[0] == logs[1]  # the example, and the same hand in the Korean spelling
+    result = replay_body(logs[0])
+    assert result.state.is_over and result.state.winner == "A"
+    assert logs == [parse_log(t) for t in re.findall(r"```text\n(.*?)```", DOCS["en"], re.S)]
+
+
+@pytest.mark.parametrize("lang", DOCS)
+def test_the_documents_card_table_is_what_format_log_writes(lang):
+    rows = re.findall(r"^\| (\d+|bonus|보너스)\b[^|]*\| `([^`]+)` \| `([^`]+)` \|$", DOCS[lang], re.M)
+    assert len(rows) == 13
+    for month, ascii_codes, korean_codes in rows:
+        cards = [c for c in CARDS if c.month == (int(month) if month.isdigit() else 0)]
+        assert ascii_codes.split() == [card_code(c) for c in cards]
+        assert korean_codes.split() == [card_code(c, "korean") for c in cards]
+
+
+def test_the_documents_list_every_reason_of_a_refusal():
+    """Each ``why`` NotationError gives is explained in both documents."""
+    source = (ROOT / "engine" / "notation.py").read_text(encoding="utf-8")
+    whys = set(re.findall(r'(?:_error|NotationError)\(\s*"([a-z-]+)"', source))
+    assert len(whys) >= 10
+    for text in DOCS.values():
+        explained = set(re.findall(r"`([a-z-]+)`", text.split("## 6.")[1]))
+        assert whys <= explained, whys - explained
