@@ -38,7 +38,11 @@ class SourceFinder(importlib.abc.MetaPathFinder):
 
 
 def use_sources(name: str = "engine") -> None:
-    """From now on, import the engine from its sources (call before anything imports it)."""
+    """From now on, import the engine from its sources (call before anything imports it).
+
+    Done once: conftest.py, which calls it, runs a second time when a test imports it as ``tests.conftest``."""
+    if any(isinstance(f, SourceFinder) and f.name == name for f in sys.meta_path):
+        return
     if name in sys.modules:
         raise RuntimeError(f"{name} is imported already")
     sys.meta_path.insert(0, SourceFinder(name))
