@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine import (
@@ -424,3 +425,40 @@ def test_the_documents_list_every_reason_of_a_refusal():
     for text in DOCS.values():
         explained = set(re.findall(r"`([a-z-]+)`", text.split("## 6.")[1]))
         assert whys <= explained, whys - explained
+
+
+# --- any text at all ---------------------------------------------------------------------------------------
+
+EXAMPLE = (
+    format_log(
+        {
+            **simulate("korean-2p", 26),
+            "rules": {"preset": "korean-2p", "gobak": "pays-all", "first_ppuk_payments": [1, 2, 3], "gwangbak": False},
+            "nagari_streak": 1,
+            "stake": 100,
+        },
+        spelling="korean",
+    )
+    + 'A cup junk\nA bomb 1J, 1J2, 1R -,11J\nA bonus P3 - 9A\n"B c" go  # a comment\n'
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet=st.sampled_from([*sorted(set(EXAMPLE)), "\u3000", "\r", '"', "\\", "=", "-"])),
+        st.tuples(st.integers(0, len(EXAMPLE)), st.integers(0, 40), st.text(max_size=8)).map(
+            lambda edit: EXAMPLE[: edit[0]] + edit[2] + EXAMPLE[edit[0] + edit[1] :]
+        ),
+    )
+)
+def test_any_text_is_read_or_refused_with_a_line_and_column(text):
+    """Never another exception (the service answers a NotationError with a 422, anything else with a 500)."""
+    try:
+        log = read_log(text)
+    except NotationError as err:
+        lines = re.split(r"\r\n|\r|\n", text)
+        assert 1 <= err.line <= len(lines) and 1 <= err.column <= len(lines[err.line - 1]) + 1, err
+        return
+    assert len(log.moves) == len(log.body["moves"])
