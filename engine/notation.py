@@ -167,8 +167,10 @@ _PER_PLAYER: Final = ("hand", "shown")
 _NUMBER: Final = re.compile(r"-?[0-9]{1,15}")
 _BARE: Final = re.compile(r'[^\s"#\[\],\\]+')  # a word written without quotes
 _LINES: Final = re.compile(r"\r\n|\r|\n")
-_PUNCT: Final = "[],"
-_ENDS_WORD: Final = '[],#"'
+# a comment, a mark, a quoted string (group 1: its closing quote, if any), a word; spaces match nothing
+_TOKEN: Final = re.compile(r"""#.*|[\[\],]|"(?:[^"\\]|\\.)*("?)|[^\s\[\],#"]+""")
+_ESCAPED: Final = re.compile(r"\\(.)")
+_PUNCT: Final = ("[", "]", ",")
 _ON: Final = {"on": True, "true": True, "off": False, "false": False}
 
 # --- reading -----------------------------------------------------------------------------------------------
@@ -226,39 +228,18 @@ def _scan(text: str, line: int) -> list[Word]:
     """The words of one line: runs of characters between spaces, quoted strings ("..." with \\" and \\\\),
     and the marks ``[``, ``]`` and ``,``; a ``#`` outside quotes starts a comment."""
     out: list[Word] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-        elif ch == "#":
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first == "#":
             break
-        elif ch in _PUNCT:
-            out.append(Word(ch, line, i + 1, punct=True))
-            i += 1
-        elif ch == '"':
-            start = i
-            i += 1
-            chars: list[str] = []
-            while True:
-                if i >= n:
-                    raise NotationError("unclosed-quote", line=line, column=start + 1)
-                c = text[i]
-                if c == "\\" and i + 1 < n:
-                    chars.append(text[i + 1])
-                    i += 2
-                elif c == '"':
-                    i += 1
-                    break
-                else:
-                    chars.append(c)
-                    i += 1
-            out.append(Word("".join(chars), line, start + 1, quoted=True))
+        column = match.start() + 1
+        if first == '"':
+            if not match.group(1):
+                raise NotationError("unclosed-quote", line=line, column=column)
+            out.append(Word(_ESCAPED.sub(r"\1", token[1:-1]), line, column, quoted=True))
         else:
-            start = i
-            while i < n and not text[i].isspace() and text[i] not in _ENDS_WORD:
-                i += 1
-            out.append(Word(text[start:i], line, start + 1))
+            out.append(Word(token, line, column, punct=token in _PUNCT))
     return out
 
 
