@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi openapi-tools messages bench load chaos wrk clean chromium screenshots
+.PHONY: run test lint openapi openapi-tools messages perft bench load chaos wrk clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(BIN)/python:
 # The install compiles the engine in place with mypyc where a C compiler is there (setup.py; GOSTOP_PURE=1 for the
 # pure-Python engine). Python prefers a compiled module to its source, so an edited engine source installs again
 # (engine/build.py refuses a stale compiled engine to anyone who skips make).
-ENGINE := $(filter-out engine/__init__.py engine/build.py engine/simulate.py,$(wildcard engine/*.py))
+ENGINE := $(filter-out engine/__init__.py engine/build.py engine/simulate.py engine/perft.py,$(wildcard engine/*.py))
 WHICH_ENGINE := $(BIN)/python -c 'import engine; print("gostop: the engine is", "compiled" if engine.COMPILED else "pure Python")'
 
 $(VENV)/.installed: pyproject.toml setup.py $(ENGINE) | $(BIN)/python
@@ -36,7 +36,7 @@ run: $(VENV)/.installed
 # The engine's tests run twice: on the installed (compiled) engine, and on its Python sources (GOSTOP_PURE=1).
 ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tests/test_scoring.py \
 	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
-	tests/test_rulings.py tests/test_logs.py tests/test_evening.py
+	tests/test_rulings.py tests/test_logs.py tests/test_evening.py tests/test_notation.py tests/test_perft.py
 test: $(VENV)/.installed-dev chromium openapi-tools
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
 	GOSTOP_PURE=1 $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
@@ -76,6 +76,12 @@ lint: $(VENV)/.installed-dev
 
 openapi: $(VENV)/.installed-dev
 	$(BIN)/python -m service.openapi openapi.yaml
+
+# The perft counts of tests/data/perft-<preset>.json (engine/perft.py): rewrite them after a change to the moves
+# the engine generates, and read the diff (tests/test_perft.py checks the engine against them)
+PRESET_NAMES := korean-2p korean-3p chips-2p chips-3p basic-2p
+perft: $(VENV)/.installed-dev
+	for preset in $(PRESET_NAMES); do $(BIN)/python -m engine.perft $$preset > tests/data/perft-$$preset.json || exit 1; done
 
 # Re-extract the English sentences into the catalog template and merge it into every language's catalog
 # (a test fails when the template is stale or a catalog lacks a translation). See README "Adding a language".

@@ -19,9 +19,10 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# Every engine module but three: the package's __init__ and engine/build.py, which report the build and refuse a
-# stale one, and the simulator's command line (`python -m engine.simulate` needs a module the interpreter can run).
-PURE_ONLY = {"__init__.py", "build.py", "simulate.py"}
+# Every engine module but four: the package's __init__ and engine/build.py, which report the build and refuse a
+# stale one, and the two command lines, the simulator's and the perft counts' (`python -m engine.simulate` needs a
+# module the interpreter can run).
+PURE_ONLY = {"__init__.py", "build.py", "simulate.py", "perft.py"}
 ENGINE = sorted(str(p) for p in Path("engine").glob("*.py") if p.name not in PURE_ONLY)
 
 

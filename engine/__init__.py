@@ -15,7 +15,9 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     game        the flow of a hand: GameState, legal_moves
     replay      replaying a log: replay, Replay, play
     evening     the hands of an evening as a ledger: evening, Evening, settle_up (the fewest transfers)
+    notation    a whole log as text, as PGN is for chess: format_log, parse_log, read_log
     simulate    seeded random hands (python -m engine.simulate)
+    perft       perft counts: legal moves along seeded hands, lines of play to a depth (python -m engine.perft)
     errors      what the engine refuses: GoStopError and its tree, each with a stable code
     record      the base of the records of facts (Score, Check, Event, ...)
     build       which build runs (compiled or pure), and the refusal of a stale compiled one
@@ -26,7 +28,7 @@ The engine states facts (codes, cards, numbers); sentences for people are made f
 from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
 from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
 from .deal import Deal, read_deal
-from .errors import CardError, EveningError, GoStopError, HandError, IllegalMoveError, RulesError
+from .errors import CardError, EveningError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
 from .evening import (
     Carry,
     DealerBy,
@@ -48,6 +50,7 @@ from .evening import (
 from .events import Event, EventType, InstantPayment
 from .game import GameState, TurnOptions
 from .moves import INSTANT_WINS, Expect, Move, Outcome
+from .notation import ParsedLog, format_log, parse_log, read_log
 from .replay import Replay, play, replay
 from .rules import (
     KNOBS,
@@ -118,8 +121,10 @@ __all__ = [
     "Move",
     "NextHand",
     "NoWinner",
+    "NotationError",
     "Outcome",
     "Paid",
+    "ParsedLog",
     "Payment",
     "Place",
     "PlayerHand",
@@ -138,9 +143,12 @@ __all__ = [
     "evening",
     "find_rules",
     "first_dealer",
+    "format_log",
     "parse_cards",
+    "parse_log",
     "play",
     "read_deal",
+    "read_log",
     "replay",
     "resolve",
     "score",

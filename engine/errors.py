@@ -5,14 +5,15 @@
     ├── CardError                     a card id, or cards placed where they cannot be
     ├── HandError                     a finished hand no legal play could produce (players, winner, counts)
     ├── IllegalMoveError              a move of a replayed log that the rules forbid; has ``move_index``
-    └── EveningError                  an evening's ledger that cannot be (people, balances, dealer, carry, push)
+    ├── EveningError                  an evening's ledger that cannot be (people, balances, dealer, carry, push)
+    └── NotationError                 a log in the text notation that cannot be read; has ``line``, ``column``
 
 The engine states facts, not sentences: ``code`` is the stable code an API answers, ``why`` says which of
 the ways to break that rule happened (a message key: ``code`` itself unless a code has several), and
 ``params`` holds what a sentence about it would cite. ``context`` is the part of ``params`` that points at
-the culprit (``hand_index`` in an evening, ``move_index``, ``player``, ``card``, ``knob``). Words for people
-are made from these by the caller (the service has a catalog per language); ``str(error)`` is a compact form
-for developers.
+the culprit (``hand_index`` in an evening, ``move_index``, ``player``, ``card``, ``knob``; ``line`` and
+``column`` in a text). Words for people are made from these by the caller (the service has a catalog per
+language); ``str(error)`` is a compact form for developers.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ __all__ = [
     "GoStopError",
     "HandError",
     "IllegalMoveError",
+    "NotationError",
     "RulesError",
     "culprit",
 ]
 
-CONTEXT_KEYS = ("hand_index", "move_index", "player", "card", "knob")
+CONTEXT_KEYS = ("hand_index", "move_index", "player", "card", "knob", "line", "column")
 _LONGEST = 80  # characters of a culprit named from the input: no id is longer, and a 64 KiB "id" is not echoed
 
 
@@ -111,3 +113,22 @@ class EveningError(GoStopError):
     that is not at its place (``hand_index``), a carry stated by hand, a push the rules do not allow."""
 
     code = "invalid-evening"
+
+
+class NotationError(GoStopError):
+    """A log in the text notation (``engine.notation``) that cannot be read: ``line`` and ``column`` (from 1,
+    a column counting characters) say where, ``why`` what was found there.
+
+    ``why`` is ``unexpected`` (``token`` found where ``expected`` belongs), ``unknown-card``, ``unknown-tag``,
+    ``duplicate-tag``, ``missing-tag``, ``tag-after-moves``, ``unclosed-tag``, ``unclosed-quote``,
+    ``not-a-number``, ``duplicate-knob``, or an engine refusal of what the text says, with that error's
+    ``error`` (code), ``error_why`` and facts: ``rules`` (a RulesError of the rules tag) and ``move`` (words
+    that make no move, as ``Move.from_dict`` refuses them).
+    """
+
+    code = "bad-notation"
+
+    def __init__(self, why: str, *, line: int, column: int, **params: Any) -> None:
+        super().__init__("bad-notation", why=why, line=line, column=column, **params)
+        self.line = line
+        self.column = column
