@@ -12,6 +12,7 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     deal        reading and checking a deal
     table       the cards on the table and the seats, with their operations
     turn        one turn, planned in full before anything moves
+    sitout      four at a table of three: who sits out, and the sale of the brights (광팔기)
     game        the flow of a hand: GameState, legal_moves
     replay      replaying a log: replay, Replay
     simulate    seeded random hands (python -m engine.simulate)
@@ -34,19 +35,23 @@ from .rules import (
     KNOBS,
     PRESETS,
     BonusFromHand,
+    ChongtongAtDeal,
+    ChongtongByBonus,
     CupPlacement,
+    DealRuling,
     FlipTiming,
     Gobak,
     GoScheme,
     Knob,
-    NoWinner,
     RuleSet,
     Steal,
+    TwoCardBomb,
     find_rules,
     resolve,
 )
 from .scoring import Combination, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
+from .sitout import Sale, SitOut, read_sit_out
 from .table import Seat
 
 __version__ = "1.1.0"
@@ -66,9 +71,12 @@ __all__ = [
     "CardError",
     "CardSet",
     "Check",
+    "ChongtongAtDeal",
+    "ChongtongByBonus",
     "Combination",
     "CupPlacement",
     "Deal",
+    "DealRuling",
     "Event",
     "EventType",
     "Expect",
@@ -85,7 +93,6 @@ __all__ = [
     "Kind",
     "Knob",
     "Move",
-    "NoWinner",
     "Outcome",
     "Payment",
     "Place",
@@ -93,16 +100,20 @@ __all__ = [
     "Replay",
     "RuleSet",
     "RulesError",
+    "Sale",
     "Score",
     "Seat",
     "Settlement",
     "Shortfall",
+    "SitOut",
     "Steal",
+    "TwoCardBomb",
     "by_id",
     "checked_rules",
     "find_rules",
     "parse_cards",
     "read_deal",
+    "read_sit_out",
     "replay",
     "resolve",
     "score",

@@ -27,8 +27,9 @@ from .cards import Card, CardSet, Place, disjoint, parse_cards
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
-from .rules import Gobak, GoScheme, RuleSet
+from .rules import Gobak, GoScheme, RuleSet, TwoCardBomb
 from .scoring import Combination, Score, evaluate
+from .sitout import Sale, SitOut, check_sit_out, sale_of
 
 __all__ = [
     "Check",
@@ -52,10 +53,11 @@ _INSTANT_POINTS = {
 
 
 class PlayerHand(Record):
-    """What one player ended the hand with: captured cards and calls."""
+    """What one player ended the hand with: captured cards and calls (``bombs`` of three cards, and
+    ``two_card_bombs``, RULES.md 5.5)."""
 
-    __slots__ = ("bombs", "captured", "go_count", "id", "sep_animal_as", "shakes")
-    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as")
+    __slots__ = ("bombs", "captured", "go_count", "id", "sep_animal_as", "shakes", "two_card_bombs")
+    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as", "two_card_bombs")
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class PlayerHand(Record):
         shakes: int = 0,
         bombs: int = 0,
         sep_animal_as: str | None = None,
+        two_card_bombs: int = 0,
     ) -> None:
         self.id: Final = id
         self.captured: Final = captured
@@ -72,17 +75,19 @@ class PlayerHand(Record):
         self.shakes: Final = shakes
         self.bombs: Final = bombs
         self.sep_animal_as: Final = sep_animal_as
+        self.two_card_bombs: Final = two_card_bombs
 
 
 class HandResult(Record):
     """A finished hand as settlement sees it. ``winner`` is None for a nagari or a redeal.
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
-    several losers called go.
+    several losers called go. ``sit_out`` is the fourth person at a table of three (RULES.md 4.5), who did not
+    play: ``players`` are the three who did.
     """
 
-    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "stake", "winner")
-    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go")
+    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "sit_out", "stake", "winner")
+    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "sit_out")
 
     def __init__(
         self,
@@ -92,6 +97,7 @@ class HandResult(Record):
         nagari_streak: int = 0,
         stake: int = 1,
         last_go: str | None = None,
+        sit_out: SitOut | None = None,
     ) -> None:
         self.players: Final = players
         self.winner: Final = winner
@@ -99,6 +105,7 @@ class HandResult(Record):
         self.nagari_streak: Final = nagari_streak
         self.stake: Final = stake
         self.last_go: Final = last_go
+        self.sit_out: Final = sit_out
 
 
 class Check(Record):
@@ -147,7 +154,8 @@ class Payment(Record):
 
 class Settlement(Record):
     """The priced hand. The base is ``(total + gos_added) x doubling`` (RULES.md 7); ``next_carry`` is the
-    factor a nagari hands on to the next hand's winner."""
+    factor a nagari hands on to the next hand's winner; ``sale`` the brights sold by the fourth person at a table
+    of three (RULES.md 4.5), paid at the deal apart from ``payments`` (None: nobody sold)."""
 
     __slots__ = (
         "base_points",
@@ -158,6 +166,7 @@ class Settlement(Record):
         "next_carry",
         "outcome",
         "payments",
+        "sale",
         "score",
         "stake",
         "winner",
@@ -174,6 +183,7 @@ class Settlement(Record):
         "nagari_streak",
         "next_carry",
         "stake",
+        "sale",
     )
 
     def __init__(
@@ -189,6 +199,7 @@ class Settlement(Record):
         nagari_streak: int = 0,
         next_carry: int = 1,
         stake: int = 1,
+        sale: Sale | None = None,
     ) -> None:
         self.outcome: Final = outcome
         self.winner: Final = winner
@@ -201,6 +212,7 @@ class Settlement(Record):
         self.nagari_streak: Final = nagari_streak
         self.next_carry: Final = next_carry
         self.stake: Final = stake
+        self.sale: Final = sale
 
 
 def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, int]:
@@ -227,10 +239,13 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     captured cards as a CardSet."""
     ids = [p.id for p in hand.players]
     rules.check_players(ids)
+    check_sit_out(hand.sit_out, ids, rules, whole_hand=False)
     for p in hand.players:
-        for name in ("go_count", "shakes", "bombs"):
+        for name in ("go_count", "shakes", "bombs", "two_card_bombs"):
             if getattr(p, name) < 0:
                 raise HandError("negative-count", player=p.id, field=name)
+        if p.two_card_bombs and rules.two_card_bomb is TwoCardBomb.OFF:
+            raise HandError("bomb-not-allowed", why="two-card-off", player=p.id)
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
     if hand.nagari_streak < 0 or hand.stake < 0:
         raise HandError("negative-count", field="nagari_streak" if hand.nagari_streak < 0 else "stake")
@@ -268,9 +283,13 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     """Price a hand already known to be sound, from each player's captured cards."""
     outcome = Outcome(hand.outcome)
     carry = nagari_carry(hand.nagari_streak, rules)
+    # RULES.md 4.5: the fourth's brights are sold at the deal, whatever comes of the hand (a deal redealt aside)
+    sale = sale_of(hand.sit_out, [p.id for p in hand.players], rules) if outcome is not Outcome.REDEAL else None
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
         next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
-        return Settlement(outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry)
+        return Settlement(
+            outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry, sale=sale
+        )
     winner = next(p for p in hand.players if p.id == hand.winner)
     scores = {p.id: evaluate(captured[p.id], rules, p.sep_animal_as, shortfalls=p is winner) for p in hand.players}
     wscore = scores[winner.id]
@@ -285,7 +304,14 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
             points = base * carry
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
         return Settlement(
-            outcome, winner.id, wscore, base, tuple(payments), nagari_streak=hand.nagari_streak, stake=hand.stake
+            outcome,
+            winner.id,
+            wscore,
+            base,
+            tuple(payments),
+            nagari_streak=hand.nagari_streak,
+            stake=hand.stake,
+            sale=sale,
         )
     if wscore.total < rules.target_score:
         raise HandError("winner-below-target", player=winner.id, points=wscore.total, target=rules.target_score)
@@ -324,6 +350,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         doubling=doubling,
         nagari_streak=hand.nagari_streak,
         stake=hand.stake,
+        sale=sale,
     )
 
 
@@ -374,7 +401,15 @@ def _shake(s: _Sides) -> Check:
 
 def _bomb(s: _Sides) -> Check:
     n, m = s.winner.bombs, s.rules.bomb_multiplier
-    return Check("bomb", n > 0, m**n, "bombed" if n else "no-bomb", {"bombs": n, "multiplier": m})
+    if s.rules.two_card_bomb is TwoCardBomb.OFF:
+        return Check("bomb", n > 0, m**n, "bombed" if n else "no-bomb", {"bombs": n, "multiplier": m})
+    # RULES.md 5.5: a two-card bomb counts for the factor only where the table plays it with the multiplier
+    k = s.winner.two_card_bombs
+    counted = n + k if s.rules.two_card_bomb is TwoCardBomb.BOMB_MULTIPLIER else n
+    facts = {"bombs": n, "two_card_bombs": k, "multiplier": m}
+    if counted:
+        return Check("bomb", True, m**counted, "bombed", facts)
+    return Check("bomb", False, 1, "two-card-no-multiplier" if k else "no-bomb", facts)
 
 
 def _meongtta(s: _Sides) -> Check:
