@@ -23,7 +23,7 @@ from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_dea
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
-from .rules import BonusFromHand, ChongtongAtDeal, DealRuling, FlipTiming, RuleSet
+from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .sitout import Sale, sale_of
@@ -360,6 +360,13 @@ class GameState:
         why = move.form_error()
         if why:
             raise IllegalMoveError("bad-move", why=why, move_index=i, player=move.player)
+        if move.chongtong:  # RULES.md 4.3: shown only in a bonus turn, where the rules let its replacement complete one
+            if self.rules.chongtong_by_bonus is ChongtongByBonus.NEVER:
+                raise IllegalMoveError(
+                    "bad-move", why="unknown-field", move_index=i, player=move.player, field="chongtong"
+                )
+            if move.bonus is None or move.play is not None or move.shake or move.bomb or move.flip or move.call:
+                raise IllegalMoveError("bad-move", why="chongtong-without-bonus", move_index=i, player=move.player)
         if self.expects is None:
             if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
                 if move.call == "go":  # RULES.md 7: on a last turn only stop is possible

@@ -305,13 +305,11 @@ class Move:
         """Why the fields do not make one move of a known form (None when they do), as a message key."""
         play, capture, shake, bomb, flip, bonus = self.play, self.capture, self.shake, self.bomb, self.flip, self.bonus
         call, cup = self.call, self.sep_animal_as
-        if self.chongtong and (bonus is None or play is not None or shake or bomb or flip or call or cup):
-            return "chongtong-without-bonus"  # RULES.md 4.3: only a bonus card's replacement completes one
         if call is None and cup is None and bonus is None and not bomb and not flip:
             if play is None:  # the common turn: a hand card played, perhaps shaken
                 return "capture-without-play" if capture is not None else "turn-form"
             return None
-        turn_fields = (play, capture, self.draw, self.draw_capture, bonus, self.bonus_flipped, self.chongtong)
+        turn_fields = (play, capture, self.draw, self.draw_capture, bonus, self.bonus_flipped)
         if call is not None:
             return "call-with-more" if cup is not None or shake or bomb or flip or any(turn_fields) else None
         if self.kind == "declare":

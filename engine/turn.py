@@ -269,9 +269,8 @@ class _Planner:
     def bomb(self) -> None:
         table, move = self.table, self.move
         cards = move.bomb
-        if len(cards) == 2:  # RULES.md 5.5: two hand cards onto the two of their month on the layout
-            if table.rules.two_card_bomb is TWO_CARD_OFF:
-                raise self.fail("bomb-not-allowed", why="two-card-off", cards=list(cards))
+        if len(cards) == 2 and table.rules.two_card_bomb is not TWO_CARD_OFF:
+            # RULES.md 5.5: two hand cards onto the two of their month on the layout
             if not of_one_month(cards, 2):
                 raise self.fail("bomb-not-allowed", why="not-two-of-a-month", cards=list(cards))
             month = cards[0].month

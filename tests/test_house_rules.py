@@ -352,7 +352,7 @@ def test_rules_4_3_with_hidden_hands_the_player_shows_the_chongtong_completed(wh
 @pytest.mark.parametrize(
     ("knobs", "before", "chongtong", "code", "why"),
     [
-        ({}, [], NOVEMBER, "chongtong-not-allowed", "off"),
+        ({}, [], NOVEMBER, "bad-move", "unknown-field"),  # where no turn completes one, no move shows one
         ({"chongtong_by_bonus": "first-turn"}, A_SECOND_TURN, NOVEMBER, "chongtong-not-allowed", "after-first-turn"),
         (
             {"chongtong_by_bonus": "always"},
@@ -386,7 +386,8 @@ def test_rules_4_3_a_chongtong_shown_where_none_can_be_is_refused(knobs, before,
 
 
 def test_rules_4_3_a_chongtong_shown_only_in_a_bonus_turn():
-    err = illegal([m("A", "jul-junk-1", "dec-animal", chongtong=NOVEMBER)], "bad-move", 0)
+    move = m("A", "jul-junk-1", "dec-animal", chongtong=NOVEMBER)
+    err = illegal([move], "bad-move", 0, rules=rules_of(chongtong_by_bonus="always"))
     assert err.why == "chongtong-without-bonus"
 
 
@@ -484,7 +485,7 @@ def test_rules_5_5_a_two_card_bomb_steals_what_a_bomb_steals():
 @pytest.mark.parametrize(
     ("layout_", "bomb", "knobs", "why"),
     [
-        (TWO_JUNE, ["jun-animal", "jun-ribbon"], {}, "two-card-off"),
+        (TWO_JUNE, ["jun-animal", "jun-ribbon"], {}, "not-three-of-a-month"),  # as ever where there are none
         (BASE, ["jun-animal", "jun-ribbon"], {"two_card_bomb": "bomb-multiplier"}, "not-two-on-layout"),
         (TWO_JUNE, ["jun-animal", "may-ribbon"], {"two_card_bomb": "bomb-multiplier"}, "not-two-of-a-month"),
     ],
