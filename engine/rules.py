@@ -321,15 +321,26 @@ class RuleSet:
         put(self, "dealt_stack_units", self.steal_stack if self.steal_dealt_stack < 0 else self.steal_dealt_stack)
 
     def _check_together(self) -> None:
-        """Refuse knobs whose values cannot be played together (RulesError ``invalid-knob``, ``why`` says which)."""
-        if self.gwang_palgi and self.players != 3:
+        """Refuse a value the other knobs leave no room for (RulesError ``invalid-knob``, ``not-a-choice``): the
+        ``choices`` it has beside them, and the knob it ``depends_on``."""
+        if self.gwang_palgi and self.players != 3:  # four at a table of three (RULES.md 4.5)
             raise RulesError(
-                "invalid-knob", why="needs-three-players", knob="gwang_palgi", value=repr(True), players=self.players
+                "invalid-knob",
+                why="not-a-choice",
+                knob="gwang_palgi",
+                value=repr(True),
+                choices=[False],
+                depends_on="players",
             )
-        for name in ("floor_four", "multiple_chongtong"):
+        for name in ("floor_four", "multiple_chongtong"):  # the dealer wins as a chongtong (RULES.md 4)
             if getattr(self, name) is DealRuling.DEALER_WINS and not self.chongtong_points:
                 raise RulesError(
-                    "invalid-knob", why="needs-chongtong-points", knob=name, value=repr(DealRuling.DEALER_WINS.value)
+                    "invalid-knob",
+                    why="not-a-choice",
+                    knob=name,
+                    value=repr(DealRuling.DEALER_WINS.value),
+                    choices=[DealRuling.REDEAL.value, DealRuling.NAGARI.value],
+                    depends_on="chongtong_points",
                 )
 
     def __copy__(self) -> RuleSet:

@@ -117,12 +117,10 @@ def read_sit_out(data: Any) -> SitOut | None:
 
 
 def check_sit_out(sit_out: SitOut | None, players: Sequence[str], rules: RuleSet, *, whole_hand: bool) -> None:
-    """Refuse a sitter the rules or the table cannot have: HandError ``sit-out-required`` (four at the table, and
-    nobody said who sat out) or ``sit-out-not-allowed`` (``why``: the rules seat three, the sitter is playing, a
-    seat that cannot sit out, a hand of the wrong size). ``whole_hand``: the deal is known, so is the hand."""
+    """Refuse a sitter the rules or the table cannot have: HandError ``sit-out-not-allowed`` (``why``: the rules
+    seat no fourth, the sitter is playing, a seat that cannot sit out, a hand of the wrong size). ``whole_hand``:
+    the deal is known, so is the hand. No sitter at all is a hand of the three alone, in which nobody sold."""
     if sit_out is None:
-        if rules.gwang_palgi:
-            raise HandError("sit-out-required", knob="gwang_palgi")
         return
     player = sit_out.player
     if not rules.gwang_palgi:

@@ -220,6 +220,12 @@ class _Planner:
         self.capture: Card | None = None
         self.chongtong = 0
 
+    def unseen(self) -> int:
+        """The cards a hidden hand may hold now: those nobody has seen, and, once the hand took a hidden card off
+        the stock this turn, the cards known to lie in it (RULES.md 4.5)."""
+        table = self.table
+        return table.unseen | table.in_stock if self.hidden_in else table.unseen
+
     def fail(self, code: str, card: Card | None = None, *, why: str | None = None, **facts: object) -> IllegalMoveError:
         return IllegalMoveError(
             code, why=why, move_index=self.move_index, player=self.seat.id, card=card.id if card else None, **facts
@@ -259,7 +265,7 @@ class _Planner:
         for card in cards:
             if (seat.hand_mask | taken_in) & card.bit:
                 continue
-            if not table.unseen & card.bit:
+            if not self.unseen() & card.bit:
                 raise self.not_in_hand(card, "shake")
             hidden_needed += 1
         if hidden_needed > seat.hidden + self.hidden_in:
@@ -354,7 +360,7 @@ class _Planner:
             if taken_in & card.bit:
                 new = True
             elif not seat.hand_mask & card.bit:
-                if not table.unseen & card.bit:
+                if not self.unseen() & card.bit:
                     raise self.not_in_hand(card, "chongtong")
                 hidden_needed += 1
         # the card taken in is one of the four: known, or one of the hidden cards
@@ -365,15 +371,16 @@ class _Planner:
 
     def take_from_hand(self, cards: tuple[Card, ...], action: str) -> None:
         """Check that the cards can leave the hand; they are counted into ``leaving``."""
-        seat, table = self.seat, self.table
+        seat = self.seat
         taken_in = self.taken_in.bit if self.taken_in is not None else 0
+        unseen = self.unseen()
         for card in cards:
             bit = card.bit
             if self.leaving & bit:
                 raise self.fail("bad-move", card, why="card-twice", action=action)
             if (seat.hand_mask | taken_in) & bit:
                 self.leaving |= bit
-            elif table.unseen & bit and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
+            elif unseen & bit and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
                 self.hidden_leaving += 1
                 self.leaving |= bit
             else:
@@ -381,7 +388,7 @@ class _Planner:
 
     def not_in_hand(self, card: Card, action: str) -> IllegalMoveError:
         seat, table = self.seat, self.table
-        if table.unseen & card.bit or seat.hidden + self.hidden_in == 0:
+        if self.unseen() & card.bit or seat.hidden + self.hidden_in == 0:
             return self.fail("card-not-in-hand", card, action=action)
         return self.fail("card-already-seen", card, action=action, seen=table.locate(card))
 

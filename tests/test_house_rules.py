@@ -204,7 +204,6 @@ def test_rules_4_5_with_hidden_hands_the_seller_shows_the_cards_sold_and_they_li
 @pytest.mark.parametrize(
     ("rules", "sit_out", "why"),
     [
-        (TABLE_OF_FOUR, None, "sit-out-required"),
         (rules_of("korean-3p"), {"player": "D", "seat": 4, "hand": D_SELLS}, "off"),
         (TABLE_OF_FOUR, {"player": "C", "seat": 4, "hand": D_SELLS}, "is-playing"),
         (TABLE_OF_FOUR, {"player": "D", "seat": 1, "hand": D_SELLS}, "seat"),
@@ -216,20 +215,23 @@ def test_rules_4_5_with_hidden_hands_the_seller_shows_the_cards_sold_and_they_li
 def test_rules_4_5_a_table_of_four_must_say_who_sat_out_and_where(rules, sit_out, why):
     deal = full_deal(HANDS_3P, LAYOUT_3P, rules)
     deal["stock"] = [c for c in deal["stock"] if c not in D_SELLS]
-    if sit_out is not None:
-        deal["sit_out"] = sit_out
-    elif rules.gwang_palgi:
-        deal["stock"] = full_deal(HANDS_3P, LAYOUT_3P, rules)["stock"]
+    deal["sit_out"] = sit_out
     with pytest.raises(IllegalMoveError) as err:
         GameState(["A", "B", "C"], rules, deal)
     assert (err.value.code, err.value.why, err.value.move_index) == ("bad-deal", why, None)
 
 
+def test_rules_4_5_a_hand_that_names_no_sitter_is_the_three_players_alone():
+    """Nobody sold: the second or third chose to sit out, or the log does not say (the sale, like any instant
+    payment, is outside the hand's result)."""
+    r = replay(["A", "B", "C"], TABLE_OF_FOUR, full_deal(HANDS_3P, LAYOUT_3P, TABLE_OF_FOUR), [])
+    assert r.state.sit_out is None and r.state.sale is None and r.state.stock_left == 24
+    players = (PlayerHand("A"), PlayerHand("B"), PlayerHand("C"))
+    assert settle(HandResult(players, None, "nagari"), TABLE_OF_FOUR).sale is None
+
+
 def test_rules_4_5_settle_refuses_a_sitter_the_rules_cannot_have():
     players = (PlayerHand("A"), PlayerHand("B"), PlayerHand("C"))
-    with pytest.raises(HandError) as err:
-        settle(HandResult(players, None, "nagari"), TABLE_OF_FOUR)
-    assert err.value.code == "sit-out-required"
     with pytest.raises(HandError) as err:
         settle(HandResult(players, None, "nagari", sit_out=SitOut("D", 4)), rules_of("korean-3p"))
     assert (err.value.code, err.value.why) == ("sit-out-not-allowed", "off")
@@ -238,11 +240,8 @@ def test_rules_4_5_settle_refuses_a_sitter_the_rules_cannot_have():
 def test_rules_4_5_four_at_the_table_needs_a_table_of_three():
     with pytest.raises(RulesError) as err:
         resolve({"preset": "korean-2p", "gwang_palgi": True})
-    assert (err.value.code, err.value.why, err.value.context["knob"]) == (
-        "invalid-knob",
-        "needs-three-players",
-        "gwang_palgi",
-    )
+    assert (err.value.code, err.value.why, err.value.context["knob"]) == ("invalid-knob", "not-a-choice", "gwang_palgi")
+    assert (err.value.params["depends_on"], err.value.params["choices"]) == ("players", [False])
 
 
 def test_rules_4_5_simulated_hands_at_a_table_of_four_keep_every_card_in_one_place():
@@ -413,7 +412,8 @@ def test_rules_4_2_four_of_a_month_on_the_layout_otherwise(ruling, outcome):
 def test_rules_4_the_dealer_wins_only_where_a_chongtong_is_worth_points(knob):
     with pytest.raises(RulesError) as err:
         resolve({"preset": "korean-2p", knob: "dealer-wins", "chongtong_points": 0})
-    assert (err.value.why, err.value.context["knob"]) == ("needs-chongtong-points", knob)
+    assert (err.value.why, err.value.context["knob"]) == ("not-a-choice", knob)
+    assert err.value.params["depends_on"] == "chongtong_points" and "dealer-wins" not in err.value.params["choices"]
 
 
 def test_rules_4_3_two_chongtongs_the_dealer_wins():
