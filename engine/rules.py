@@ -85,7 +85,7 @@ class ChongtongByBonus(StrEnum):
     completes a chongtong never, only on the player's first turn, or at any turn."""
 
     NEVER = "never"
-    FIRST_TURN = "first-turn"
+    FIRST = "first"
     ALWAYS = "always"
 
 

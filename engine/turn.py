@@ -351,7 +351,7 @@ class _Planner:
             month = four_of_a_month(seat.hand_mask | taken_in)
             return month if month is not None and self.taken_in is not None and month == self.taken_in.month else 0
         if not chongtong_by_bonus(table, seat):
-            why = "after-first-turn" if table.rules.chongtong_by_bonus is ChongtongByBonus.FIRST_TURN else "off"
+            why = "after-first-turn" if table.rules.chongtong_by_bonus is ChongtongByBonus.FIRST else "off"
             raise self.fail("chongtong-not-allowed", why=why, cards=list(claimed))
         if not of_one_month(claimed, 4):
             raise self.fail("chongtong-not-allowed", why="not-four-of-a-month", cards=list(claimed))

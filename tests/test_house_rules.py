@@ -309,7 +309,7 @@ def bonus_deal(rules):
     return full_deal({"A": A_BONUS, "B": B_PLAIN}, LAY, rules, first=["jan-junk-2"])
 
 
-@pytest.mark.parametrize("when", ["first-turn", "always"])
+@pytest.mark.parametrize("when", ["first", "always"])
 def test_rules_4_3_a_bonus_cards_replacement_completes_a_chongtong(when):
     rules = rules_of(chongtong_by_bonus=when)
     state = GameState(["A", "B"], rules, bonus_deal(rules))
@@ -339,7 +339,7 @@ A_SECOND_TURN = [m("A", "jul-junk-1", "dec-animal"), m("B", "jul-junk-2", "dec-r
 
 @pytest.mark.parametrize(
     ("when", "before", "outcome"),
-    [("first-turn", [], "chongtong"), ("always", A_SECOND_TURN, "chongtong"), ("always", [], "chongtong")],
+    [("first", [], "chongtong"), ("always", A_SECOND_TURN, "chongtong"), ("always", [], "chongtong")],
 )
 def test_rules_4_3_with_hidden_hands_the_player_shows_the_chongtong_completed(when, before, outcome):
     claim = {"player": "A", "bonus": "bonus-2a", "chongtong": NOVEMBER}
@@ -352,7 +352,7 @@ def test_rules_4_3_with_hidden_hands_the_player_shows_the_chongtong_completed(wh
     ("knobs", "before", "chongtong", "code", "why"),
     [
         ({}, [], NOVEMBER, "bad-move", "unknown-field"),  # where no turn completes one, no move shows one
-        ({"chongtong_by_bonus": "first-turn"}, A_SECOND_TURN, NOVEMBER, "chongtong-not-allowed", "after-first-turn"),
+        ({"chongtong_by_bonus": "first"}, A_SECOND_TURN, NOVEMBER, "chongtong-not-allowed", "after-first-turn"),
         (
             {"chongtong_by_bonus": "always"},
             [],
