@@ -12,6 +12,7 @@ web framework. The rule book is RULES.md; each module owns one concept and expla
     deal        reading and checking a deal
     table       the cards on the table and the seats, with their operations
     turn        one turn, planned in full before anything moves
+    sitout      four at a table of three: who sits out, and the sale of the brights (광팔기)
     game        the flow of a hand: GameState, legal_moves
     replay      replaying a log: replay, Replay, play
     evening     the hands of an evening as a ledger: evening, Evening, settle_up (the fewest transfers)
@@ -56,19 +57,23 @@ from .rules import (
     KNOBS,
     PRESETS,
     BonusFromHand,
+    ChongtongAtDeal,
+    ChongtongByBonus,
     CupPlacement,
+    DealRuling,
     FlipTiming,
     Gobak,
     GoScheme,
     Knob,
-    NoWinner,
     RuleSet,
     Steal,
+    TwoCardBomb,
     find_rules,
     resolve,
 )
 from .scoring import Combination, Declared, Item, Score, Shortfall, score
 from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, checked_rules, settle
+from .sitout import Sale, SitOut, read_sit_out
 from .table import Seat
 
 __version__ = "1.2.0"
@@ -89,9 +94,12 @@ __all__ = [
     "CardSet",
     "Carry",
     "Check",
+    "ChongtongAtDeal",
+    "ChongtongByBonus",
     "Combination",
     "CupPlacement",
     "Deal",
+    "DealRuling",
     "DealerBy",
     "DealerDraw",
     "Declared",
@@ -131,13 +139,16 @@ __all__ = [
     "Replay",
     "RuleSet",
     "RulesError",
+    "Sale",
     "Score",
     "Seat",
     "Settlement",
     "Shortfall",
+    "SitOut",
     "Steal",
     "Transfer",
     "TurnOptions",
+    "TwoCardBomb",
     "by_id",
     "checked_rules",
     "evening",
@@ -149,6 +160,7 @@ __all__ = [
     "play",
     "read_deal",
     "read_log",
+    "read_sit_out",
     "replay",
     "resolve",
     "score",

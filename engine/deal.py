@@ -2,7 +2,8 @@
 
 A deal always has its layout (every card turned face up, bonus cards and their replacements included).
 The hands and the stock may be unknown, for a physical game logged card by card; a player of such a game
-who was dealt a chongtong (총통, four cards of one month) shows them at the deal (``shown``).
+who was dealt a chongtong (총통, four cards of one month) shows them at the deal (``shown``). At a table of
+four (RULES.md 4.5), ``sit_out`` says who sat out, and their hand goes under the stock.
 """
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ from typing import Any, Final, NamedTuple
 from .cards import BONUS_CARDS, CARD_BY_ID, MONTH_CARDS, Card, Kind, Place, disjoint
 from .errors import CardError, GoStopError, IllegalMoveError, culprit
 from .rules import RuleSet
+from .sitout import SitOut, check_sit_out, read_sit_out
 
 __all__ = ["Deal", "Placed", "check_deal", "chongtong_holders", "four_of_a_month", "read_deal"]
 
 
 class Deal(NamedTuple):
-    """Card values of a deal; ``hands`` and ``stock`` (top first) are None when unknown."""
+    """Card values of a deal; ``hands`` and ``stock`` (top first, before the sitter's hand goes under it) are None
+    when unknown; ``sit_out`` the fourth person at a table of three (RULES.md 4.5)."""
 
     layout: tuple[Card, ...]
     hands: Mapping[str, tuple[Card, ...]] | None = None
     stock: tuple[Card, ...] | None = None
     shown: Mapping[str, tuple[Card, ...]] = MappingProxyType({})
+    sit_out: SitOut | None = None
 
 
 def _bad_deal(why: str, **facts: Any) -> IllegalMoveError:
@@ -37,7 +41,7 @@ def _as_bad_deal(err: GoStopError) -> IllegalMoveError:
 
 
 def read_deal(data: Mapping[str, Any]) -> Deal:
-    """Card ids of a deal (``layout``, optional ``hands``, ``stock``, ``shown``) -> a Deal.
+    """Card ids of a deal (``layout``, optional ``hands``, ``stock``, ``shown``, ``sit_out``) -> a Deal.
 
     Raises IllegalMoveError(``bad-deal``) naming an unknown card id and where it was.
     """
@@ -45,11 +49,16 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
     hands = data.get("hands")
     stock = data.get("stock")
     shown = data.get("shown") or {}
+    try:
+        sit_out = read_sit_out(data.get("sit_out"))
+    except GoStopError as err:
+        raise _as_bad_deal(err) from None
     return Deal(
         _cards(data["layout"], Place("layout")),
         {pid: _cards(ids, Place("hand", pid)) for pid, ids in hands.items()} if hands is not None else None,
         _cards(stock, Place("stock")) if stock is not None else None,
         {pid: _cards(ids, Place("shown", pid)) for pid, ids in shown.items()},
+        sit_out,
     )
 
 
@@ -63,11 +72,13 @@ def _cards(ids: Any, place: Place) -> tuple[Card, ...]:
 
 class Placed(NamedTuple):
     """The cards of a checked deal as masks: the layout, each player's known hand (all of it, or the cards
-    shown at the deal from a hidden one; 0 when nothing is known) and a known stock."""
+    shown at the deal from a hidden one; 0 when nothing is known), a known stock (the sitter's hand under it
+    included) and the cards known to be in the stock because the sitter showed them (RULES.md 4.5)."""
 
     layout: int
     hands: dict[str, int]
     stock: int
+    sitter: int = 0
 
 
 def _mask(cards: Sequence[Card]) -> tuple[int, bool]:
@@ -86,6 +97,7 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> Placed:
     """
     try:
         rules.check_players(list(players))
+        check_sit_out(deal.sit_out, players, rules, whole_hand=deal.hands is not None or deal.stock is not None)
     except GoStopError as err:
         raise _as_bad_deal(err) from None
     layout, sound = _mask(deal.layout)
@@ -117,6 +129,11 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> Placed:
             hands[pid] = mask
         elif mask & ~hands[pid]:
             raise _bad_deal("shown-not-dealt", player=pid, cards=list(cards))
+    sitter = 0
+    if deal.sit_out is not None:  # the sitter's hand, or the cards they showed: under the stock (RULES.md 4.5)
+        sitter, alone = _mask(deal.sit_out.hand)
+        sound = sound and alone and not held & sitter
+        held |= sitter
     stock = 0
     if deal.stock is not None:
         stock, alone = _mask(deal.stock)
@@ -125,12 +142,12 @@ def check_deal(deal: Deal, players: Sequence[str], rules: RuleSet) -> Placed:
     if not sound or held & rules.unused_bonus.mask:  # a card twice, or out of play: name it
         _name_the_fault(deal, players, rules)
     if deal.stock is not None:
-        expected = len(rules.deck) - len(deal.layout) - rules.players * rules.hand_size
+        expected = len(rules.deck) - len(deal.layout) - (rules.players + (deal.sit_out is not None)) * rules.hand_size
         if len(deal.stock) != expected:
             raise _bad_deal("stock-size", count=len(deal.stock), expected=expected)
         if deal.hands is not None and held.bit_count() != len(rules.deck):
             raise _bad_deal("deck-size", count=held.bit_count(), expected=len(rules.deck))
-    return Placed(layout, hands, stock)
+    return Placed(layout, hands, stock | (sitter if deal.stock is not None else 0), sitter)
 
 
 def _name_the_fault(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
@@ -140,6 +157,8 @@ def _name_the_fault(deal: Deal, players: Sequence[str], rules: RuleSet) -> None:
         groups += [(Place("hand", pid), deal.hands[pid]) for pid in players]
     else:
         groups += [(Place("shown", pid), cards) for pid, cards in deal.shown.items()]
+    if deal.sit_out is not None:
+        groups.append((Place("hand" if deal.hands is not None else "shown", deal.sit_out.player), deal.sit_out.hand))
     if deal.stock is not None:
         groups.append((Place("stock"), deal.stock))
     try:

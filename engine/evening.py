@@ -527,7 +527,14 @@ class _Book:
             if hand.stake not in (1, self.stake):
                 raise EveningError("stake-stated", stake=hand.stake, evening_stake=self.stake)
             priced = HandResult(
-                hand.players, hand.winner, hand.outcome, self.streak, self.stake, hand.last_go, pushes=pushes
+                hand.players,
+                hand.winner,
+                hand.outcome,
+                self.streak,
+                self.stake,
+                hand.last_go,
+                pushes=pushes,
+                sit_out=hand.sit_out,
             )
             return settle(priced, self.rules), ()
         state = play(players, self.rules, hand.deal, hand.moves)
@@ -535,7 +542,14 @@ class _Book:
             raise EveningError("hand-not-finished", moves=len(state.moves), next_player=state.to_move)
         ended = state.hand_result(self.streak, self.stake)
         priced = HandResult(
-            ended.players, ended.winner, ended.outcome, self.streak, self.stake, ended.last_go, pushes=pushes
+            ended.players,
+            ended.winner,
+            ended.outcome,
+            self.streak,
+            self.stake,
+            ended.last_go,
+            pushes=pushes,
+            sit_out=ended.sit_out,
         )
         captured = {seat.id: seat.captured for seat in state.seats}
         return price(priced, self.rules, captured), tuple(state.instant_payments)

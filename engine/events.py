@@ -57,12 +57,14 @@ class Event(Record):
 
 class InstantPayment(Record):
     """A payment made at once, outside the hand's result (RULES.md 8): a ppuk on each of the player's first
-    ``turns`` turns (``reason`` ``first-ppuk``), or a ttadak on the first turn (``first-ttadak``)."""
+    ``turns`` turns (``reason`` ``first-ppuk``), a ttadak on the first turn (``first-ttadak``), or the brights
+    sold by the fourth person at a table of three (``gwang-sale``, RULES.md 4.5: ``turns`` 0, ``move_index``
+    None, at the deal)."""
 
     __slots__ = ("move_index", "payee", "payer", "points", "reason", "turns")
     fields = ("payer", "payee", "points", "reason", "turns", "move_index")
 
-    def __init__(self, payer: str, payee: str, points: int, reason: str, turns: int, move_index: int) -> None:
+    def __init__(self, payer: str, payee: str, points: int, reason: str, turns: int, move_index: int | None) -> None:
         self.payer: Final = payer
         self.payee: Final = payee
         self.points: Final = points

@@ -24,11 +24,22 @@ from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
 from .record import Record
-from .rules import BonusFromHand, FlipTiming, RuleSet
+from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
+from .sitout import Sale, sale_of
 from .table import Seat, Table
-from .turn import Plan, apply, asks_choice, can_bomb, can_shake, choices, plan
+from .turn import (
+    Plan,
+    apply,
+    asks_choice,
+    can_bomb,
+    can_shake,
+    can_two_card_bomb,
+    choices,
+    chongtong_by_bonus,
+    plan,
+)
 
 __all__ = ["HEODANG_TURNS", "GameState", "TurnOptions"]
 
@@ -93,6 +104,8 @@ class GameState:
         self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
         self._mover = 0  # the seat whose turn (or call) it is
 
+        self.sit_out = deal.sit_out  # the fourth at a table of three, who did not play (RULES.md 4.5)
+        self.sale: Sale | None = None
         hidden = 0 if deal.hands is not None else rules.hand_size
         seats = []
         seen = placed.layout | placed.stock
@@ -100,12 +113,22 @@ class GameState:
             hand = placed.hands.get(pid, 0)
             seen |= hand
             seats.append(Seat(pid, hand, hidden - hand.bit_count() if hidden else 0))
-        if deal.stock is not None:
-            stock_left = len(deal.stock)
+        stock = deal.stock
+        if stock is not None:
+            if deal.sit_out is not None:  # the sitter's hand goes under the stock (RULES.md 4.5)
+                stock = (*stock, *deal.sit_out.hand)
+            stock_left = len(stock)
         else:
             stock_left = len(rules.deck) - seen.bit_count() - sum(seat.hidden for seat in seats)
-        self.table = Table(rules, seats, deal.stock, rules.deck.mask & ~seen, stock_left)
+        unseen = rules.deck.mask & ~seen & ~placed.sitter
+        self.table = Table(rules, seats, stock, unseen, stock_left)
+        if stock is None:
+            self.table.in_stock = placed.sitter  # shown by the sitter, so known to be in the stock
         self._lay_out(deal.layout, placed.layout)
+        if deal.sit_out is not None and self.outcome is not Outcome.REDEAL:  # a redealt deal sells nothing
+            self.sale = sale_of(deal.sit_out, players, rules)
+            if self.sale is not None:
+                self.table.instant_payments[:0] = self.sale.payments()
 
     def _lay_out(self, layout: Sequence[Card], face_up: int) -> None:
         """Turn the layout face up and see what the deal decides at once (RULES.md 4)."""
@@ -122,11 +145,15 @@ class GameState:
                 table.stack_maker[m] = None
         month = four_of_a_month(face_up)
         if month is not None:
+            if rules.floor_four is DealRuling.DEALER_WINS:  # RULES.md 4.2: the dealer wins, as a chongtong
+                table.record(None, dealer.id, EventType.CHONGTONG, month=month, reason="floor-four")
+                self._finish(Outcome.CHONGTONG, dealer.id)
+                return
             outcome = Outcome(rules.floor_four.value)
             table.record(None, None, EventType(outcome), reason="floor-four", month=month)
             self._finish(outcome, None)
             return
-        if not rules.chongtong_points:
+        if not rules.chongtong_points or rules.chongtong_at_deal is ChongtongAtDeal.PLAY_ON:
             return
         holders = chongtong_holders({seat.id: seat.hand_mask for seat in table.seats})
         if len(holders) == 1:
@@ -134,8 +161,16 @@ class GameState:
             table.record(None, player, EventType.CHONGTONG, month=month)
             self._finish(Outcome.CHONGTONG, player)
         elif holders:
-            outcome = Outcome(rules.multiple_chongtong.value)
             players = [pid for pid, _ in holders]
+            if rules.multiple_chongtong is DealRuling.DEALER_WINS:
+                # RULES.md 4.3: the dealer wins; of two holders, the one who plays first (the dealer, if one)
+                player, month = holders[0]
+                table.record(
+                    None, player, EventType.CHONGTONG, month=month, reason="multiple-chongtong", players=players
+                )
+                self._finish(Outcome.CHONGTONG, player)
+                return
+            outcome = Outcome(rules.multiple_chongtong.value)
             table.record(None, None, EventType(outcome), reason="multiple-chongtong", players=players)
             self._finish(outcome, None)
 
@@ -223,13 +258,19 @@ class GameState:
         due to call stopped now."""
         winner, outcome = (self.to_move, Outcome.STOP) if stop_now else (self.winner, self.outcome or Outcome.NAGARI)
         return HandResult(
-            tuple(PlayerHand(s.id, s.captured, s.go_count, s.shakes, s.bombs, s.sep_animal_as) for s in self.seats),
+            tuple(
+                PlayerHand(
+                    s.id, s.captured, s.go_count, s.shakes, s.bombs, s.sep_animal_as, two_card_bombs=s.two_card_bombs
+                )
+                for s in self.seats
+            ),
             winner,
             outcome,
             nagari_streak,
             stake,
             # RULES.md 8: with several go-callers among the losers, the latest to call go pays for all
             next((pid for pid in reversed(self.go_calls) if pid != winner), None),
+            sit_out=self.sit_out,
         )
 
     def settle(self, nagari_streak: int = 0, stake: int = 1) -> Settlement:
@@ -288,7 +329,12 @@ class GameState:
                 for trio in combinations(cards, 3):
                     for card in trio:
                         moves += self._with_draw(base.replace(play=card, shake=trio), card, offset, [])
+                if len(cards) == 4 and self.rules.chongtong_at_deal is ChongtongAtDeal.PLAY_ON:
+                    for card in cards:  # RULES.md 4.3: a chongtong played on, shaken
+                        moves += self._with_draw(base.replace(play=card, shake=tuple(cards)), card, offset, [])
             if len(cards) == 3 and can_bomb(table, month):
+                moves += self._with_draw(base.replace(bomb=tuple(cards)), None, offset, [])
+            if len(cards) == 2 and can_two_card_bomb(table, month):
                 moves += self._with_draw(base.replace(bomb=tuple(cards)), None, offset, [])
         return moves
 
@@ -307,6 +353,10 @@ class GameState:
         drawn = self.table.stock_top()
         hand = [c for c in seat.hand if c != card] + ([drawn] if drawn is not None else [])
         offset = 1 if drawn is not None else 0
+        if drawn is not None and chongtong_by_bonus(self.table, seat):
+            four = [c for c in hand if c.month == drawn.month]
+            if len(four) == 4:  # RULES.md 4.3: the card taken in completes a chongtong, and the hand ends
+                return [base.replace(chongtong=tuple(sorted(four, key=lambda c: c.index)))]
         moves = self._hand_moves(base, sorted(hand, key=lambda c: c.index), offset)
         if not moves:  # only bonus cards in hand: the turn is the bonus card alone
             return self._with_draw(base, None, offset, [])
@@ -343,7 +393,11 @@ class GameState:
         planned = self._check(move, i)
         if planned is not None:
             took_any, ppuk, ttadak = apply(self.table, planned)
-            self._after_turn(planned.seat, took_any, ppuk, ttadak, planned.last, i)
+            if planned.chongtong:  # RULES.md 4.3: completed by a bonus card's replacement, an instant win
+                self.table.record(i, planned.seat.id, EventType.CHONGTONG, month=planned.chongtong, source="bonus")
+                self._finish(Outcome.CHONGTONG, planned.seat.id)
+            else:
+                self._after_turn(planned.seat, took_any, ppuk, ttadak, planned.last, i)
         elif self.expects is None:
             self.auto_stop_at = None  # the log stated the automatic stop (RULES.md 7)
         elif move.call is not None:
@@ -365,6 +419,13 @@ class GameState:
         why = move.form_error()
         if why:
             raise IllegalMoveError("bad-move", why=why, move_index=i, player=move.player)
+        if move.chongtong:  # RULES.md 4.3: shown only in a bonus turn, where the rules let its replacement complete one
+            if self.rules.chongtong_by_bonus is ChongtongByBonus.NEVER:
+                raise IllegalMoveError(
+                    "bad-move", why="unknown-field", move_index=i, player=move.player, field="chongtong"
+                )
+            if move.bonus is None or move.play is not None or move.shake or move.bomb or move.flip or move.call:
+                raise IllegalMoveError("bad-move", why="chongtong-without-bonus", move_index=i, player=move.player)
         if self.expects is None:
             if self.auto_stop_at == i - 1 and move.call is not None and move.player == self.winner:
                 if move.call == "go":  # RULES.md 7: on a last turn only stop is possible

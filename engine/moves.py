@@ -13,6 +13,8 @@ A move is a *turn*, a *call* or a *cup declaration*:
   stock top is played as if from hand (``extra-flip``: ``play`` is that flipped card);
 - ``bonus_flipped`` lists bonus cards turned up from the stock during the turn (they go to the captures at
   once); a log without a known stock must state them;
+- ``chongtong``, in a bonus turn: the four cards of a month the card taken into the hand for the bonus card
+  completed, where the rules make that a chongtong (RULES.md 4.3); the turn, and the hand, end there;
 - a call is ``{"player": ..., "call": "go" | "stop"}``;
 - a cup declaration ``{"player": ..., "sep_animal_as": "animal" | "junk"}`` pins the holder's cup.
 """
@@ -67,6 +69,7 @@ class Move:
         "bonus_flipped",
         "call",
         "capture",
+        "chongtong",
         "draw",
         "draw_capture",
         "flip",
@@ -90,6 +93,7 @@ class Move:
         bonus_flipped: tuple[Card, ...] | None = None,
         call: str | None = None,
         sep_animal_as: str | None = None,
+        chongtong: tuple[Card, ...] = (),
     ) -> None:
         self.player: Final = player
         self.play: Final = play
@@ -103,6 +107,7 @@ class Move:
         self.bonus_flipped: Final = bonus_flipped
         self.call: Final = call
         self.sep_animal_as: Final = sep_animal_as
+        self.chongtong: Final = chongtong
 
     # --- one constructor per kind of move ------------------------------------------------------------------
 
@@ -188,8 +193,10 @@ class Move:
         draw: Card | str | None = None,
         draw_capture: Card | str | None = None,
         bonus_flipped: Sequence[Card | str] | None = None,
+        chongtong: Sequence[Card | str] = (),
     ) -> Move:
-        """A bonus card from hand (RULES.md 5), then the card played after it (``bonus_from_hand`` says which)."""
+        """A bonus card from hand (RULES.md 5), then the card played after it (``bonus_from_hand`` says which);
+        or, where the card taken in for it completes a chongtong, the four (``chongtong``, RULES.md 4.3)."""
         return Move(
             player,
             _opt(play),
@@ -200,6 +207,7 @@ class Move:
             bomb=_list(bomb),
             bonus=_one(bonus),
             bonus_flipped=_opt_list(bonus_flipped),
+            chongtong=_list(chongtong),
         )
 
     @staticmethod
@@ -233,6 +241,7 @@ class Move:
             self.bonus_flipped,
             self.call,
             self.sep_animal_as,
+            self.chongtong,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -337,6 +346,8 @@ class Move:
             out["flip"] = True
         if self.bonus_flipped:
             out["bonus_flipped"] = [c.id for c in self.bonus_flipped]
+        if self.chongtong:
+            out["chongtong"] = [c.id for c in self.chongtong]
         if self.call is not None:
             out["call"] = self.call
         if self.sep_animal_as is not None:
@@ -357,6 +368,7 @@ _FIELDS: Final = (  # in the order of Move's parameters
     "bonus_flipped",
     "call",
     "sep_animal_as",
+    "chongtong",
 )
 
 
@@ -406,6 +418,7 @@ def _read_fields(data: dict[str, Any], index: int, player: str) -> Move:
         get("bonus_flipped"),
         get("call"),
         get("sep_animal_as"),
+        get("chongtong", ()),
     )
     why = move.form_error()
     if why:
@@ -442,7 +455,7 @@ def _choice(*allowed: Any) -> Callable[[Any, str, int, str], Any]:
 # How each field of a logged move is read (the player is read first, separately), and where it goes.
 _READERS: Final[dict[str, Callable[[Any, str, int, str], Any]]] = {
     **dict.fromkeys(("play", "capture", "draw", "draw_capture", "bonus"), _card),
-    **dict.fromkeys(("shake", "bomb", "bonus_flipped"), _cards),
+    **dict.fromkeys(("shake", "bomb", "bonus_flipped", "chongtong"), _cards),
     "flip": _choice(True, False),
     "call": _choice("go", "stop"),
     "sep_animal_as": _choice("animal", "junk"),

@@ -26,14 +26,17 @@ __all__ = [
     "LAYOUT_SIZE",
     "PRESETS",
     "BonusFromHand",
+    "ChongtongAtDeal",
+    "ChongtongByBonus",
     "CupPlacement",
+    "DealRuling",
     "FlipTiming",
     "GoScheme",
     "Gobak",
     "Knob",
-    "NoWinner",
     "RuleSet",
     "Steal",
+    "TwoCardBomb",
     "find_rules",
     "resolve",
 ]
@@ -60,12 +63,39 @@ class CupPlacement(StrEnum):
     ANIMAL = "animal"
 
 
-class NoWinner(StrEnum):
-    """``floor_four``, ``multiple_chongtong`` (RULES.md 4): a deal that decides nothing is dealt again (no carry)
-    or is a nagari."""
+class DealRuling(StrEnum):
+    """``floor_four``, ``multiple_chongtong`` (RULES.md 4): a deal that cannot be played as dealt is dealt again
+    (no carry), is a nagari, or is won by the dealer (as a chongtong)."""
 
     REDEAL = "redeal"
     NAGARI = "nagari"
+    DEALER_WINS = "dealer-wins"
+
+
+class ChongtongAtDeal(StrEnum):
+    """``chongtong_at_deal`` (RULES.md 4): a chongtong dealt wins at once, or the holder plays on (and may shake
+    the four)."""
+
+    WIN = "win"
+    PLAY_ON = "play-on"
+
+
+class ChongtongByBonus(StrEnum):
+    """``chongtong_by_bonus`` (RULES.md 4): the card taken into the hand for a bonus card played from hand
+    completes a chongtong never, only on the player's first turn, or at any turn."""
+
+    NEVER = "never"
+    FIRST = "first"
+    ALWAYS = "always"
+
+
+class TwoCardBomb(StrEnum):
+    """``two_card_bomb`` (RULES.md 5): two hand cards of a month played at once onto the two on the layout are
+    not a move, a bomb with no multiplier, or a bomb that counts for the bomb multiplier."""
+
+    OFF = "off"
+    NO_MULTIPLIER = "no-multiplier"
+    BOMB_MULTIPLIER = "bomb-multiplier"
 
 
 class FlipTiming(StrEnum):
@@ -161,11 +191,11 @@ class RuleSet:
     double_junk: bool = _knob(True, "nov-double and dec-double count 2 junk units (RULES.md 1)")
     sep_animal: CupPlacement = _knob(CupPlacement.BEST, "how the cup is placed (RULES.md 3)")
     sep_animal_protects: bool = _knob(True, "a loser's cup counts 2 junk units against pibak (RULES.md 3)")
-    floor_four: NoWinner = _knob(NoWinner.NAGARI, "four of a month dealt on the layout (RULES.md 4)")
+    floor_four: DealRuling = _knob(DealRuling.NAGARI, "four of a month dealt on the layout (RULES.md 4)")
     chongtong_points: int = _knob(
         10, "points of a chongtong instant win, 0 = off (RULES.md 4)", minimum=0, maximum=STAKES
     )
-    multiple_chongtong: NoWinner = _knob(NoWinner.NAGARI, "two or more players dealt chongtong (RULES.md 4)")
+    multiple_chongtong: DealRuling = _knob(DealRuling.NAGARI, "two or more players dealt chongtong (RULES.md 4)")
     allow_shake: bool = _knob(True, "shaking three cards of a month is allowed (RULES.md 5)")
     allow_bomb: bool = _knob(True, "bombs are allowed (RULES.md 5)")
     bomb_flip_turns: int = _knob(2, "flip-only turns a bomb gives (RULES.md 5)", minimum=0, maximum=2)
@@ -224,6 +254,37 @@ class RuleSet:
         minimum=0,
         maximum=MAX_PUSHES,
     )
+    four_brights_points: int = _knob(4, "points of four brights (RULES.md 2)", minimum=4, maximum=15)
+    ten_ribbons_points: int = _knob(
+        0,
+        "points of all ten ribbons instead of the count, 0 = counted as usual (RULES.md 2)",
+        minimum=0,
+        maximum=STAKES,
+    )
+    gwang_palgi: bool = _knob(
+        False, "four at a three-player table: one sits out, the fourth sells their brights (RULES.md 4)"
+    )
+    chongtong_at_deal: ChongtongAtDeal = _knob(
+        ChongtongAtDeal.WIN, "a chongtong dealt wins at once, or is played on and may be shaken (RULES.md 4)"
+    )
+    chongtong_by_bonus: ChongtongByBonus = _knob(
+        ChongtongByBonus.NEVER,
+        "a bonus card's replacement completes a chongtong: never, first turn, always (RULES.md 4)",
+    )
+    two_card_bomb: TwoCardBomb = _knob(
+        TwoCardBomb.OFF, "two hand cards played onto the two of their month on the layout (RULES.md 5)"
+    )
+    bonus_on_ppuk: bool = _knob(False, "a bonus card flipped onto a ppuk stays with its stack (RULES.md 5)")
+    chok_sseul: bool = _knob(False, "a chok on a layout empty when the turn began is also a sseul (RULES.md 5)")
+    steal_dealt_stack: int = _knob(
+        -1,
+        "junk units taken for capturing a stack dealt on the layout, -1 = as steal_stack (RULES.md 6)",
+        minimum=-1,
+        maximum=STAKES,
+    )
+    sep_animal_stealable: bool = _knob(
+        False, "a steal may take the cup while its owner counts it as double junk (RULES.md 6)"
+    )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
@@ -239,9 +300,14 @@ class RuleSet:
     checked too, right after the nagari carry."""
     hand_size: int = field(init=False, repr=False, compare=False)
     layout_size: int = field(init=False, repr=False, compare=False)
+    bright_table: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """The points of 0 to 5 brights (RULES.md 2): without the rain bright, and with it."""
+    dealt_stack_units: int = field(init=False, repr=False, compare=False)
+    """Junk units a stack dealt on the layout takes when captured (RULES.md 6)."""
     _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._check_together()
         put = object.__setattr__  # the record is frozen: these are set once, here
         bonus = CardSet(c for c in BONUS_CARDS if c.id in self.bonus_cards)
         put(self, "deck", _MONTH_CARDS | bonus)
@@ -267,6 +333,32 @@ class RuleSet:
         put(self, "layout_size", LAYOUT_SIZE.get(self.players, 0))
         steals = {event: (getattr(self, knob), name in self.no_steal_on_last_turn) for name, event, knob in STEALS}
         put(self, "_steals", steals)
+        four = self.four_brights_points
+        put(self, "bright_table", ((0, 0, 0, 3, four, 15), (0, 0, 0, 2, four, 15)))
+        put(self, "dealt_stack_units", self.steal_stack if self.steal_dealt_stack < 0 else self.steal_dealt_stack)
+
+    def _check_together(self) -> None:
+        """Refuse a value the other knobs leave no room for (RulesError ``invalid-knob``, ``not-a-choice``): the
+        ``choices`` it has beside them, and the knob it ``depends_on``."""
+        if self.gwang_palgi and self.players != 3:  # four at a table of three (RULES.md 4.5)
+            raise RulesError(
+                "invalid-knob",
+                why="not-a-choice",
+                knob="gwang_palgi",
+                value=repr(True),
+                choices=[False],
+                depends_on="players",
+            )
+        for name in ("floor_four", "multiple_chongtong"):  # the dealer wins as a chongtong (RULES.md 4)
+            if getattr(self, name) is DealRuling.DEALER_WINS and not self.chongtong_points:
+                raise RulesError(
+                    "invalid-knob",
+                    why="not-a-choice",
+                    knob=name,
+                    value=repr(DealRuling.DEALER_WINS.value),
+                    choices=[DealRuling.REDEAL.value, DealRuling.NAGARI.value],
+                    depends_on="chongtong_points",
+                )
 
     def __copy__(self) -> RuleSet:
         return self  # frozen: a copy is the rule set itself
@@ -289,6 +381,14 @@ class RuleSet:
         """Junk units ``event`` takes from each opponent (RULES.md 6); 0 for an event that does not steal."""
         units, spared_on_last_turn = self._steals.get(event, (0, False))
         return 0 if last_turn and spared_on_last_turn else units
+
+    def steal_stack_units(self, dealt: bool, last_turn: bool) -> int:
+        """Junk units a stack capture takes from each opponent (RULES.md 6): another's ppuk (``steal_stack``) or a
+        stack dealt on the layout (``steal_dealt_stack``); ``stack`` in ``no_steal_on_last_turn`` spares both."""
+        units, spared_on_last_turn = self._steals[EventType.STACK_CAPTURE]
+        if last_turn and spared_on_last_turn:
+            return 0
+        return self.dealt_stack_units if dealt else units
 
     def check_in_play(self, cards: CardSet, *, owner: Place | None = None) -> None:
         """Refuse a bonus card these rules leave out of the deck (CardError ``bonus-not-in-play``)."""
@@ -408,9 +508,9 @@ _CHIPS: Final[dict[str, Any]] = {  # the English-language article of seeds 000/0
     "double_junk": False,
     "sep_animal": CupPlacement.ANIMAL,
     "sep_animal_protects": False,
-    "floor_four": NoWinner.REDEAL,
+    "floor_four": DealRuling.REDEAL,
     "chongtong_points": 5,
-    "multiple_chongtong": NoWinner.REDEAL,
+    "multiple_chongtong": DealRuling.REDEAL,
     "ppuk_on_last_turn": True,
     "steal_bomb": 0,
     "steal_bonus": 0,
@@ -450,9 +550,9 @@ PRESETS: Final[dict[str, RuleSet]] = {
             _BASE,
             preset="basic-2p",
             bonus_cards=(),
-            floor_four=NoWinner.REDEAL,
+            floor_four=DealRuling.REDEAL,
             chongtong_points=5,
-            multiple_chongtong=NoWinner.REDEAL,
+            multiple_chongtong=DealRuling.REDEAL,
             allow_shake=False,
             allow_bomb=False,
             bomb_flip_turns=0,

@@ -32,7 +32,7 @@ from .cards import (
 from .record import Record
 from .rules import CupPlacement, RuleSet
 
-__all__ = ["Combination", "Declared", "Item", "Score", "Shortfall", "evaluate", "score", "total"]
+__all__ = ["Combination", "Declared", "Item", "Score", "Shortfall", "cup_as_junk", "evaluate", "score", "total"]
 
 CUP_JUNK_UNITS: Final = 2  # the cup counted as junk is a double junk (RULES.md 3)
 
@@ -143,9 +143,18 @@ RIBBONS_ITEM: Final = Combination.RIBBONS
 JUNK_ITEM: Final = Combination.JUNK
 
 
-def bright_points(brights: int, rain: bool) -> int:
-    """RULES.md 2: only the best count of brights scores; three with the rain bright score 2."""
-    return 15 if brights == 5 else 4 if brights == 4 else (2 if rain else 3) if brights == 3 else 0
+def bright_points(brights: int, rain: bool, rules: RuleSet) -> int:
+    """RULES.md 2: only the best count of brights scores; three with the rain bright score 2, four score
+    ``four_brights_points``."""
+    return rules.bright_table[1 if rain else 0][brights]
+
+
+def ribbon_points(ribbons: int, rules: RuleSet) -> int:
+    """RULES.md 2: 1 point at 5 ribbons, one more for each beyond; all ten score ``ten_ribbons_points`` instead
+    where a table plays that."""
+    if ribbons == 10 and rules.ten_ribbons_points:
+        return rules.ten_ribbons_points
+    return count_points(ribbons, 5)
 
 
 def count_points(count: int, least: int) -> int:
@@ -171,6 +180,12 @@ def _place_cup(mask: int, rules: RuleSet, sep_animal_as: str | None) -> tuple[in
     return animals | _CUP, units, placement
 
 
+def cup_as_junk(mask: int, rules: RuleSet, sep_animal_as: str | None) -> bool:
+    """Whether the holder of these cards counts the cup among them as a double junk (RULES.md 3): pinned so,
+    or placed there because it scores more."""
+    return bool(mask & _CUP) and _place_cup(mask, rules, sep_animal_as)[2] == "junk"
+
+
 def _tally(
     mask: int, rules: RuleSet, sep_animal_as: str | None
 ) -> tuple[list[tuple[Combination, int, int]], int, int, str | None]:
@@ -180,7 +195,7 @@ def _tally(
     animals, units, placement = _place_cup(mask, rules, sep_animal_as)
     found = []
     brights = mask & _BRIGHTS
-    points = bright_points(brights.bit_count(), bool(brights & _RAIN))
+    points = bright_points(brights.bit_count(), bool(brights & _RAIN), rules)
     if points:
         found.append((BRIGHTS_ITEM, points, brights))
     points = count_points(animals.bit_count(), 5)
@@ -189,7 +204,7 @@ def _tally(
     if mask & _GODORI == _GODORI:
         found.append((GODORI_ITEM, GODORI_POINTS, _GODORI))
     ribbons = mask & _RIBBONS
-    points = count_points(ribbons.bit_count(), 5)
+    points = ribbon_points(ribbons.bit_count(), rules)
     if points:
         found.append((RIBBONS_ITEM, points, ribbons))
     for name, members in _SETS:
@@ -264,30 +279,30 @@ class Declared(Record):
         """Whether the counts say the player captured any card at all."""
         return bool(self.brights or self.animals or self.ribbons or self.junk_units or self.cup != "none")
 
-    def counted_points(self) -> int:
+    def counted_points(self, rules: RuleSet) -> int:
         """The points the counts decide by themselves (RULES.md 2): brights, animals, ribbons and junk."""
         return (
-            bright_points(self.brights, self.rain)
+            bright_points(self.brights, self.rain, rules)
             + count_points(self.animals, 5)
-            + count_points(self.ribbons, 5)
+            + ribbon_points(self.ribbons, rules)
             + count_points(self.junk_units, 10)
         )
 
-    def reachable_points(self) -> list[int]:
+    def reachable_points(self, rules: RuleSet) -> list[int]:
         """Every combination score cards with these counts can make: the counted points, plus godori (5) when
         three of the animals can be the birds, plus 3 for each ribbon set three ribbons could make."""
         birds = (self.animals - (self.cup == "animal")) >= 3
         sets = min(3, self.ribbons // 3)
-        base = self.counted_points()
+        base = self.counted_points(rules)
         return sorted({base + GODORI_POINTS * g + SET_POINTS * k for g in range(1 + birds) for k in range(sets + 1)})
 
-    def score(self) -> Score:
+    def score(self, rules: RuleSet) -> Score:
         """The score these counts stand for: ``points`` as the total (the counted points for a loser), the
         combinations the counts show (cards unknown: no masks), the counts as they are."""
         counted = [
-            (BRIGHTS_ITEM, bright_points(self.brights, self.rain)),
+            (BRIGHTS_ITEM, bright_points(self.brights, self.rain, rules)),
             (ANIMALS_ITEM, count_points(self.animals, 5)),
-            (RIBBONS_ITEM, count_points(self.ribbons, 5)),
+            (RIBBONS_ITEM, ribbon_points(self.ribbons, rules)),
             (JUNK_ITEM, count_points(self.junk_units, 10)),
         ]
         items = tuple(Item(name, points, 0) for name, points in counted if points)
@@ -300,13 +315,13 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
     """``evaluate(...).total`` of cards given as a mask, for the go/stop check after every turn of a hand: the
     same points as ``_tally``'s (RULES.md 2), added up without listing the combinations."""
     animals, units, _ = _place_cup(mask, rules, sep_animal_as)
-    points = bright_points((mask & _BRIGHTS).bit_count(), bool(mask & _RAIN))
+    points = rules.bright_table[1 if mask & _RAIN else 0][(mask & _BRIGHTS).bit_count()]
     n = animals.bit_count()
     if n >= 5:
         points += count_points(n, 5)
     n = (mask & _RIBBONS).bit_count()
     if n >= 5:
-        points += count_points(n, 5)
+        points += ribbon_points(n, rules)
     if units >= 10:
         points += count_points(units, 10)
     if mask & _GODORI == _GODORI:

@@ -28,8 +28,9 @@ from .cards import ANIMALS, BRIGHTS, CUP, RAIN_BRIGHT, RIBBONS, Card, CardSet, P
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
-from .rules import CupPlacement, Gobak, GoScheme, RuleSet
+from .rules import CupPlacement, Gobak, GoScheme, RuleSet, TwoCardBomb
 from .scoring import CUP_JUNK_UNITS, Combination, Declared, Score, evaluate
+from .sitout import Sale, SitOut, check_sit_out, sale_of
 
 __all__ = [
     "Check",
@@ -56,10 +57,10 @@ _INSTANT_POINTS = {
 
 class PlayerHand(Record):
     """What one player ended the hand with: captured cards (or, ``declared``, the counts of them the player
-    says) and calls."""
+    says) and calls (``bombs`` of three cards, and ``two_card_bombs``, RULES.md 5.5)."""
 
-    __slots__ = ("bombs", "captured", "declared", "go_count", "id", "sep_animal_as", "shakes")
-    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as", "declared")
+    __slots__ = ("bombs", "captured", "declared", "go_count", "id", "sep_animal_as", "shakes", "two_card_bombs")
+    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as", "declared", "two_card_bombs")
 
     def __init__(
         self,
@@ -70,6 +71,7 @@ class PlayerHand(Record):
         bombs: int = 0,
         sep_animal_as: str | None = None,
         declared: Declared | None = None,
+        two_card_bombs: int = 0,
     ) -> None:
         self.id: Final = id
         self.captured: Final = captured
@@ -78,6 +80,7 @@ class PlayerHand(Record):
         self.bombs: Final = bombs
         self.sep_animal_as: Final = sep_animal_as
         self.declared: Final = declared
+        self.two_card_bombs: Final = two_card_bombs
 
 
 class HandResult(Record):
@@ -85,11 +88,12 @@ class HandResult(Record):
 
     ``last_go`` names the loser who called go most recently; gobak ``pays-all`` needs it only when
     several losers called go. ``pushes`` is for a hand of an evening (RULES.md 11): the pushes in a row it
-    starts under, each doubling what it pays; None outside an evening, where no push is checked.
+    starts under, each doubling what it pays; None outside an evening, where no push is checked. ``sit_out`` is
+    the fourth person at a table of three (RULES.md 4.5), who did not play: ``players`` are the three who did.
     """
 
-    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "pushes", "stake", "winner")
-    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "pushes")
+    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "pushes", "sit_out", "stake", "winner")
+    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "pushes", "sit_out")
 
     def __init__(
         self,
@@ -100,6 +104,7 @@ class HandResult(Record):
         stake: int = 1,
         last_go: str | None = None,
         pushes: int | None = None,
+        sit_out: SitOut | None = None,
     ) -> None:
         self.players: Final = players
         self.winner: Final = winner
@@ -108,6 +113,7 @@ class HandResult(Record):
         self.stake: Final = stake
         self.last_go: Final = last_go
         self.pushes: Final = pushes
+        self.sit_out: Final = sit_out
 
 
 class Check(Record):
@@ -157,7 +163,8 @@ class Payment(Record):
 class Settlement(Record):
     """The priced hand. The base is ``(total + gos_added) x doubling`` (RULES.md 7); ``next_carry`` is the
     factor a nagari hands on to the next hand's winner; ``pushes`` the pushes in a row a hand of an evening
-    started under (RULES.md 11; None outside an evening)."""
+    started under (RULES.md 11; None outside an evening); ``sale`` the brights sold by the fourth person at a
+    table of three (RULES.md 4.5), paid at the deal apart from ``payments`` (None: nobody sold)."""
 
     __slots__ = (
         "base_points",
@@ -169,6 +176,7 @@ class Settlement(Record):
         "outcome",
         "payments",
         "pushes",
+        "sale",
         "score",
         "stake",
         "winner",
@@ -186,6 +194,7 @@ class Settlement(Record):
         "next_carry",
         "stake",
         "pushes",
+        "sale",
     )
 
     def __init__(
@@ -202,6 +211,7 @@ class Settlement(Record):
         next_carry: int = 1,
         stake: int = 1,
         pushes: int | None = None,
+        sale: Sale | None = None,
     ) -> None:
         self.outcome: Final = outcome
         self.winner: Final = winner
@@ -215,6 +225,7 @@ class Settlement(Record):
         self.next_carry: Final = next_carry
         self.stake: Final = stake
         self.pushes: Final = pushes
+        self.sale: Final = sale
 
 
 def base_points(total: int, go_count: int, rules: RuleSet) -> tuple[int, int, int]:
@@ -247,10 +258,13 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     captured cards as a CardSet."""
     ids = [p.id for p in hand.players]
     rules.check_players(ids)
+    check_sit_out(hand.sit_out, ids, rules, whole_hand=False)
     for p in hand.players:
-        for name in ("go_count", "shakes", "bombs"):
+        for name in ("go_count", "shakes", "bombs", "two_card_bombs"):
             if getattr(p, name) < 0:
                 raise HandError("negative-count", player=p.id, field=name)
+        if p.two_card_bombs and rules.two_card_bomb is TwoCardBomb.OFF:
+            raise HandError("bomb-not-allowed", why="two-card-off", player=p.id)
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
         # RULES.md 5: a rule set without shakes or bombs has none to count (as a replay refuses them)
         if p.shakes and not rules.allow_shake:
@@ -370,7 +384,7 @@ def _check_points(p: PlayerHand, d: Declared, hand: HandResult, rules: RuleSet) 
         return
     if d.points is None:
         raise HandError("impossible-points", why="points-required", player=p.id)
-    reachable = d.reachable_points()
+    reachable = d.reachable_points(rules)
     if d.points not in reachable:
         raise HandError("impossible-points", why="unreachable", player=p.id, points=d.points, reachable=reachable)
 
@@ -378,7 +392,7 @@ def _check_points(p: PlayerHand, d: Declared, hand: HandResult, rules: RuleSet) 
 def _score_of(p: PlayerHand, cards: CardSet, rules: RuleSet, *, shortfalls: bool = True) -> Score:
     """A player's score: from the cards, or from the counts the player declared."""
     if p.declared is not None:
-        return p.declared.score()
+        return p.declared.score(rules)
     return evaluate(cards, rules, p.sep_animal_as, shortfalls=shortfalls)
 
 
@@ -393,10 +407,20 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     """Price a hand already known to be sound, from each player's captured cards."""
     outcome = Outcome(hand.outcome)
     carry = nagari_carry(hand.nagari_streak, rules)
+    # RULES.md 4.5: the fourth's brights are sold at the deal, whatever comes of the hand (a deal redealt aside)
+    sale = sale_of(hand.sit_out, [p.id for p in hand.players], rules) if outcome is not Outcome.REDEAL else None
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
         next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(
-            outcome, None, None, 0, (), nagari_streak=hand.nagari_streak, next_carry=next_carry, pushes=hand.pushes
+            outcome,
+            None,
+            None,
+            0,
+            (),
+            nagari_streak=hand.nagari_streak,
+            next_carry=next_carry,
+            pushes=hand.pushes,
+            sale=sale,
         )
     winner = next(p for p in hand.players if p.id == hand.winner)
     scores = {p.id: _score_of(p, captured[p.id], rules, shortfalls=p is winner) for p in hand.players}
@@ -418,6 +442,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
             nagari_streak=hand.nagari_streak,
             stake=hand.stake,
             pushes=hand.pushes,
+            sale=sale,
         )
     if wscore.total < rules.target_score:
         raise HandError("winner-below-target", player=winner.id, points=wscore.total, target=rules.target_score)
@@ -455,6 +480,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         nagari_streak=hand.nagari_streak,
         stake=hand.stake,
         pushes=hand.pushes,
+        sale=sale,
     )
 
 
@@ -532,7 +558,15 @@ def _shake(s: _Sides) -> Check:
 
 def _bomb(s: _Sides) -> Check:
     n, m = s.winner.bombs, s.rules.bomb_multiplier
-    return Check("bomb", n > 0, m**n, "bombed" if n else "no-bomb", {"bombs": n, "multiplier": m})
+    if s.rules.two_card_bomb is TwoCardBomb.OFF:
+        return Check("bomb", n > 0, m**n, "bombed" if n else "no-bomb", {"bombs": n, "multiplier": m})
+    # RULES.md 5.5: a two-card bomb counts for the factor only where the table plays it with the multiplier
+    k = s.winner.two_card_bombs
+    counted = n + k if s.rules.two_card_bomb is TwoCardBomb.BOMB_MULTIPLIER else n
+    facts = {"bombs": n, "two_card_bombs": k, "multiplier": m}
+    if counted:
+        return Check("bomb", True, m**counted, "bombed", facts)
+    return Check("bomb", False, 1, "two-card-no-multiplier" if k else "no-bomb", facts)
 
 
 def _meongtta(s: _Sides) -> Check:

@@ -20,31 +20,38 @@ from .rules import RuleSet, resolve
 __all__ = ["deal", "simulate"]
 
 PLAYER_IDS = ("A", "B", "C")
+PEOPLE = ("A", "B", "C", "D")  # four at a table of three (RULES.md 4.5), in seat order from the dealer
 
 
 def deal(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
-    """A shuffled deal as card ids: hands, the layout (bonus cards and their replacements) and the stock."""
+    """A shuffled deal as card ids: hands, the layout (bonus cards and their replacements) and the stock. At a
+    table of four (``gwang_palgi``) all four are dealt, one seat (2 to 4) sits out and its hand is ``sit_out``."""
     deck = list(rules.deck)
     rng.shuffle(deck)
-    players = PLAYER_IDS[: rules.players]
+    people = PEOPLE if rules.gwang_palgi else PLAYER_IDS[: rules.players]
     size = rules.hand_size
-    hands = {pid: [c.id for c in deck[i * size : (i + 1) * size]] for i, pid in enumerate(players)}
-    rest = deck[size * len(players) :]
+    dealt = {pid: [c.id for c in deck[i * size : (i + 1) * size]] for i, pid in enumerate(people)}
+    rest = deck[size * len(people) :]
     layout: list[str] = []
     regular = 0
     while regular < rules.layout_size:  # RULES.md 4: a bonus card on the layout is replaced
         card = rest.pop(0)
         layout.append(card.id)
         regular += card.kind is not Kind.BONUS
-    return {"hands": hands, "layout": layout, "stock": [c.id for c in rest]}
+    out: dict[str, Any] = {"hands": dealt, "layout": layout, "stock": [c.id for c in rest]}
+    if rules.gwang_palgi:
+        seat = rng.choice((2, 3, 4))
+        sitter = people[seat - 1]
+        out["sit_out"] = {"player": sitter, "seat": seat, "hand": dealt.pop(sitter)}
+    return out
 
 
 def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict[str, Any]:
     """A whole hand played at random from ``seed``, as a POST /v1/replay request body."""
     rules = resolve(rules)
     rng = random.Random(seed)
-    players = list(PLAYER_IDS[: rules.players])
     the_deal = deal(rules, rng)
+    players = list(the_deal["hands"])
     state = GameState(players, rules, the_deal)
     moves = []
     while not state.is_over:

@@ -2,8 +2,8 @@
 and the record of what happened (events and instant payments).
 
 A *seat* holds what one player has: the hand (the cards known to be in it, and how many more nobody has
-seen), the captured cards, and the counts that settlement and the rules need (go calls, shakes, bombs,
-ppuks, turns, flip turns held after a bomb). The table's operations keep these in step: laying a card on
+seen), the captured cards, and the counts that settlement and the rules need (go calls, shakes, bombs and
+two-card bombs, ppuks, turns, flip turns held after a bomb). The table's operations keep these in step: laying a card on
 the layout and lifting it, a capture, a steal (RULES.md 6), revealing cards, recording an event, an instant
 payment.
 
@@ -17,14 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .cards import CARDS, Card, CardSet, Place
+from .cards import CARDS, CUP, Card, CardSet, Place
 from .events import Event, EventType, InstantPayment
 from .rules import RuleSet
-from .scoring import Score, evaluate
+from .scoring import Score, cup_as_junk, evaluate
 
 __all__ = ["Seat", "Table"]
 
 STEAL: Final = EventType.STEAL
+STACK_CAPTURE: Final = EventType.STACK_CAPTURE
+_CUP: Final = CUP.bit
 
 
 class Seat:
@@ -48,6 +50,7 @@ class Seat:
         "sep_animal_as",
         "shakes",
         "turns",
+        "two_card_bombs",
     )
 
     def __init__(self, id: str, hand_mask: int, hidden: int) -> None:
@@ -59,6 +62,7 @@ class Seat:
         self.go_bar: int | None = None  # the score at the last go: the next decision needs more (RULES.md 7)
         self.shakes = 0
         self.bombs = 0
+        self.two_card_bombs = 0  # RULES.md 5.5
         self.ppuk_count = 0
         self.first_ppuks = 0  # ppuks on each of the first turns in a row (RULES.md 8, first-turn payments)
         self.turns = 0
@@ -78,6 +82,7 @@ class Seat:
             self.first_ppuks,
         )
         out.turns, out.empty_turns, out.flip_turns = self.turns, self.empty_turns, self.flip_turns
+        out.two_card_bombs = self.two_card_bombs
         out.sep_animal_as = self.sep_animal_as
         out.checked_mask, out.checked_pin = self.checked_mask, self.checked_pin
         return out
@@ -125,6 +130,8 @@ class Table:
         self.layout: list[list[Card]] = [[] for _ in range(13)]  # by month, in order of arrival; 0 stays empty
         self.layout_mask = 0  # the same cards as a mask
         self.stack_maker: dict[int, str | None] = {}  # month -> who made the ppuk (None: a dealt stack)
+        self.under: dict[int, list[Card]] = {}  # month -> bonus cards lying under its ppuk (RULES.md 5.2)
+        self.in_stock = 0  # cards known to be in a hidden stock: a sitter's, shown for the sale (RULES.md 4.5)
         self.stock = tuple(stock) if stock is not None else None
         self.stock_pos = 0  # the top of a known stock
         self.stock_left = stock_left
@@ -139,6 +146,8 @@ class Table:
         out.layout = [list(month) for month in self.layout]
         out.layout_mask = self.layout_mask
         out.stack_maker = dict(self.stack_maker)
+        out.under = {month: list(cards) for month, cards in self.under.items()}
+        out.in_stock = self.in_stock
         out.stock_pos = self.stock_pos
         out.revealed = list(self.revealed)
         out.events = list(self.events)
@@ -180,7 +189,7 @@ class Table:
                 return Place("captured", seat.id, when)
             if seat.hand_mask & card.bit:
                 return Place("shown" if seat.hidden else "hand", seat.id, when)
-        if self.stock is not None and card in self.stock[self.stock_pos :]:
+        if (self.stock is not None and card in self.stock[self.stock_pos :]) or self.in_stock & card.bit:
             return Place("stock", None, when)
         return Place("played", None, when)
 
@@ -192,12 +201,20 @@ class Table:
         self.layout_mask |= card.bit
 
     def lift(self, month: int) -> list[Card]:
-        """Take every card of a month off the layout; returns them in the order they arrived."""
+        """Take every card of a month off the layout, with any bonus card under its stack; returns them in the
+        order they arrived, the bonus cards last."""
         here = self.layout[month]
         self.layout[month] = []
+        if self.under and month in self.under:
+            here = here + self.under.pop(month)
         for card in here:
             self.layout_mask &= ~card.bit
         return here
+
+    def put_under(self, month: int, card: Card) -> None:
+        """Put a bonus card on the layout under the stack of a month, to go with it (RULES.md 5.2)."""
+        self.under.setdefault(month, []).append(card)
+        self.layout_mask |= card.bit
 
     def lift_one(self, card: Card) -> None:
         """Take one card off the layout."""
@@ -209,35 +226,49 @@ class Table:
 
     def reveal(self, mask: int, move_index: int) -> None:
         """Cards come into view (played from a hidden hand, flipped from a hidden stock, shown)."""
+        self.in_stock &= ~mask
         newly = self.unseen & mask
         if newly:
             self.unseen &= ~newly
             self.revealed.append((move_index, newly))
 
-    def steal(self, taker: Seat, units: int, cause: EventType, move_index: int) -> None:
+    def steal(self, taker: Seat, units: int, cause: EventType, move_index: int, maker: str | None = None) -> None:
         """Take ``units`` junk units from each opponent for ``cause`` (RULES.md 6): the cheapest card first,
-        ties in catalog order; a double junk pays 2 at once; the cup, an animal, is never taken."""
+        ties in catalog order; a double junk pays 2 at once; the cup, an animal, is not taken (unless the rules
+        let a steal take it while its owner counts it as double junk). A steal for a stack capture says whose
+        ppuk the stack was (``maker``; None: dealt on the layout)."""
         if units <= 0:
             return
+        rules = self.rules
         for victim in self.seats:
             if victim is taker:
                 continue
             have_all = victim.captured_mask
             taken = 0
             owed = units
-            for value, group in enumerate(self.rules.junk_masks, start=1):  # cheapest first: 1, 2, then 3 units
+            ones, twos, threes = rules.junk_masks
+            if have_all & _CUP and rules.sep_animal_stealable and cup_as_junk(have_all, rules, victim.sep_animal_as):
+                twos |= _CUP  # RULES.md 6: the cup counted as double junk may go as one
+            value = 1
+            for group in (ones, twos, threes):  # cheapest first: 1, 2, then 3 units
                 have = have_all & group
                 while have and owed > 0:
                     low = have & -have
                     taken |= low
                     have ^= low
                     owed -= value
+                value += 1
             if not taken:
                 continue
             victim.captured_mask = have_all & ~taken
             taker.captured_mask |= taken
             cards = [CARDS[i] for i in _bits(taken)]
-            self.record(move_index, taker.id, STEAL, **{"from": victim.id, "cards": cards, "cause": cause})
+            if cause is STACK_CAPTURE:
+                self.record(
+                    move_index, taker.id, STEAL, **{"from": victim.id, "cards": cards, "cause": cause, "maker": maker}
+                )
+            else:
+                self.record(move_index, taker.id, STEAL, **{"from": victim.id, "cards": cards, "cause": cause})
 
     def pay_each(self, payee: Seat, points: int, reason: str, turns: int, move_index: int) -> None:
         """Every opponent pays ``payee`` at once, outside the hand's result (RULES.md 8)."""

@@ -15,13 +15,24 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card
+from .deal import four_of_a_month
 from .errors import IllegalMoveError
 from .events import EventType
 from .moves import Move
-from .rules import BonusFromHand
+from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, TwoCardBomb
 from .table import Seat, Table
 
-__all__ = ["Plan", "apply", "asks_choice", "can_bomb", "can_shake", "choices", "plan"]
+__all__ = [
+    "Plan",
+    "apply",
+    "asks_choice",
+    "can_bomb",
+    "can_shake",
+    "can_two_card_bomb",
+    "choices",
+    "chongtong_by_bonus",
+    "plan",
+]
 
 # Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
 BONUS_MONTH: Final = 0  # bonus cards have no month
@@ -34,6 +45,10 @@ SHAKE: Final = EventType.SHAKE
 BONUS: Final = EventType.BONUS
 JA_PPUK: Final = EventType.JA_PPUK
 STACK_CAPTURE: Final = EventType.STACK_CAPTURE
+TWO_CARD_OFF: Final = TwoCardBomb.OFF
+WIN_AT_DEAL: Final = ChongtongAtDeal.WIN
+PLAY_ON: Final = ChongtongAtDeal.PLAY_ON
+NO_CARDS: Final[tuple[Card, ...]] = ()
 
 
 class Plan:
@@ -44,13 +59,17 @@ class Plan:
     ``stock_used`` the cards it takes off the stock, of which ``bonus_gained`` are bonus cards; ``played`` the
     card meeting the layout (three for a bomb); ``shown`` a shake's three cards; ``draw`` the flipped card;
     ``capture`` and ``draw_capture`` the layout card chosen of two; ``last``: the player's last turn (no hand
-    card and no flip turn left after it, RULES.md 5).
+    card and no flip turn left after it, RULES.md 5); ``draw_bonus``: how many of ``bonus_gained`` the flip of
+    ``draw`` turned up (the last ones); ``chongtong``: the month of a chongtong the card taken in for a bonus card
+    completed (RULES.md 4.3), 0 for none: the turn ends there.
     """
 
     __slots__ = (
         "bonus_gained",
         "capture",
+        "chongtong",
         "draw",
+        "draw_bonus",
         "draw_capture",
         "hidden_in",
         "hidden_leaving",
@@ -82,6 +101,8 @@ class Plan:
         capture: Card | None,
         draw_capture: Card | None,
         last: bool,
+        draw_bonus: int = 0,
+        chongtong: int = 0,
     ) -> None:
         self.seat: Final = seat
         self.move: Final = move
@@ -98,6 +119,8 @@ class Plan:
         self.capture: Final = capture
         self.draw_capture: Final = draw_capture
         self.last: Final = last
+        self.draw_bonus: Final = draw_bonus
+        self.chongtong: Final = chongtong
 
 
 # --- the rules of a card meeting the layout (RULES.md 5), for planning and for listing moves -------------
@@ -126,6 +149,18 @@ def three_of_a_month(cards: tuple[Card, ...]) -> bool:
     return a.month == b.month == c.month != BONUS_MONTH and a.index != b.index != c.index != a.index
 
 
+def of_one_month(cards: tuple[Card, ...], count: int) -> bool:
+    """``count`` different month cards of one month (two for a two-card bomb, four for a chongtong)."""
+    if len(cards) != count or cards[0].month == BONUS_MONTH:
+        return False
+    month, mask = cards[0].month, 0
+    for card in cards:
+        if card.month != month:
+            return False
+        mask |= card.bit
+    return mask.bit_count() == count
+
+
 def can_shake(table: Table, month: int) -> bool:
     """A shake of ``month`` is allowed when the rules have shakes and the layout holds none of it."""
     return table.rules.allow_shake and not table.layout[month]
@@ -134,6 +169,28 @@ def can_shake(table: Table, month: int) -> bool:
 def can_bomb(table: Table, month: int) -> bool:
     """A bomb of ``month`` is allowed when the rules have bombs and its fourth card lies alone on the layout."""
     return table.rules.allow_bomb and len(table.layout[month]) == 1
+
+
+def can_two_card_bomb(table: Table, month: int) -> bool:
+    """A two-card bomb of ``month`` is allowed when the rules have them and two of its cards lie on the layout."""
+    return table.rules.two_card_bomb is not TWO_CARD_OFF and len(table.layout[month]) == 2
+
+
+def bomb_flip_turns(table: Table, cards: int) -> int:
+    """The flip turns a bomb of ``cards`` hand cards gives (RULES.md 5.5): ``bomb_flip_turns`` for three, one fewer
+    for two."""
+    turns = table.rules.bomb_flip_turns
+    return turns if cards == 3 else max(turns - 1, 0)
+
+
+def chongtong_by_bonus(table: Table, seat: Seat) -> bool:
+    """A card taken into the hand for a bonus card may complete a chongtong now (RULES.md 4.3): the rules win
+    chongtong at once and let a bonus card's replacement complete one, on this turn of the player's."""
+    rules = table.rules
+    when = rules.chongtong_by_bonus
+    if when is ChongtongByBonus.NEVER or not rules.chongtong_points or rules.chongtong_at_deal is not WIN_AT_DEAL:
+        return False
+    return when is ChongtongByBonus.ALWAYS or seat.turns == 0
 
 
 # --- planning ----------------------------------------------------------------------------------------------
@@ -145,6 +202,7 @@ class _Planner:
     __slots__ = (
         "bonus_gained",
         "capture",
+        "chongtong",
         "hidden_in",
         "hidden_leaving",
         "leaving",
@@ -174,6 +232,13 @@ class _Planner:
         self.played: tuple[Card, ...] = ()
         self.shown: tuple[Card, ...] = ()
         self.capture: Card | None = None
+        self.chongtong = 0
+
+    def unseen(self) -> int:
+        """The cards a hidden hand may hold now: those nobody has seen, and, once the hand took a hidden card off
+        the stock this turn, the cards known to lie in it (RULES.md 4.5)."""
+        table = self.table
+        return table.unseen | table.in_stock if self.hidden_in else table.unseen
 
     def fail(self, code: str, card: Card | None = None, *, why: str | None = None, **facts: object) -> IllegalMoveError:
         return IllegalMoveError(
@@ -200,7 +265,9 @@ class _Planner:
         cards = move.shake
         if not table.rules.allow_shake:
             raise self.fail("shake-not-allowed", why="shake-off")
-        if not three_of_a_month(cards):
+        # RULES.md 4.3: three cards of a month, or a chongtong played on, all four shown
+        four = table.rules.chongtong_at_deal is PLAY_ON and of_one_month(cards, 4)
+        if not four and not three_of_a_month(cards):
             raise self.fail("shake-not-allowed", why="not-three-of-a-month", cards=list(cards))
         month = cards[0].month
         if move.play not in cards:
@@ -212,7 +279,7 @@ class _Planner:
         for card in cards:
             if (seat.hand_mask | taken_in) & card.bit:
                 continue
-            if not table.unseen & card.bit:
+            if not self.unseen() & card.bit:
                 raise self.not_in_hand(card, "shake")
             hidden_needed += 1
         if hidden_needed > seat.hidden + self.hidden_in:
@@ -222,6 +289,18 @@ class _Planner:
     def bomb(self) -> None:
         table, move = self.table, self.move
         cards = move.bomb
+        if len(cards) == 2 and table.rules.two_card_bomb is not TWO_CARD_OFF:
+            # RULES.md 5.5: two hand cards onto the two of their month on the layout
+            if not of_one_month(cards, 2):
+                raise self.fail("bomb-not-allowed", why="not-two-of-a-month", cards=list(cards))
+            month = cards[0].month
+            if not can_two_card_bomb(table, month):
+                raise self.fail(
+                    "bomb-not-allowed", why="not-two-on-layout", month=month, layout=list(table.layout[month])
+                )
+            self.take_from_hand(cards, "bomb")
+            self.played = cards
+            return
         if not table.rules.allow_bomb:
             raise self.fail("bomb-not-allowed", why="bomb-off")
         if not three_of_a_month(cards):
@@ -250,6 +329,12 @@ class _Planner:
                 else:
                     self.hidden_in = 1
                 self.stock_used = 1
+            if move.chongtong or (self.taken_in is not None and not seat.hidden and chongtong_by_bonus(table, seat)):
+                self.chongtong = self.completed_chongtong()
+                if self.chongtong:
+                    if move.play is not None or move.bomb or move.draw is not None or move.bonus_flipped:
+                        raise self.fail("game-over", why="after-chongtong", month=self.chongtong)
+                    return
             if move.bomb:
                 self.bomb()
             elif move.play is not None:
@@ -259,6 +344,8 @@ class _Planner:
                 raise self.fail("bad-move", why="bonus-then-nothing")
             return
         # extra-flip: the stock top is played as if it were the hand card
+        if move.chongtong:
+            raise self.fail("chongtong-not-allowed", why="extra-flip", cards=list(move.chongtong))
         if move.shake:
             raise self.fail("shake-not-allowed", why="after-extra-flip")
         if move.bomb:
@@ -268,17 +355,46 @@ class _Planner:
             self.played = (flipped,)
             self.capture = self.choose(flipped, move.capture, "capture")
 
+    def completed_chongtong(self) -> int:
+        """The month of the chongtong the card just taken in completes (RULES.md 4.3), or 0: what a known hand
+        shows, or what the log claims (``chongtong``: the four cards), checked against what the hand can hold."""
+        table, seat, move = self.table, self.seat, self.move
+        claimed = move.chongtong
+        taken_in = self.taken_in.bit if self.taken_in is not None else 0
+        if not claimed:  # a known hand and stock: the engine sees it
+            month = four_of_a_month(seat.hand_mask | taken_in)
+            return month if month is not None and self.taken_in is not None and month == self.taken_in.month else 0
+        if not chongtong_by_bonus(table, seat):
+            why = "after-first-turn" if table.rules.chongtong_by_bonus is ChongtongByBonus.FIRST else "off"
+            raise self.fail("chongtong-not-allowed", why=why, cards=list(claimed))
+        if not of_one_month(claimed, 4):
+            raise self.fail("chongtong-not-allowed", why="not-four-of-a-month", cards=list(claimed))
+        hidden_needed, new = 0, False
+        for card in claimed:
+            if taken_in & card.bit:
+                new = True
+            elif not seat.hand_mask & card.bit:
+                if not self.unseen() & card.bit:
+                    raise self.not_in_hand(card, "chongtong")
+                hidden_needed += 1
+        # the card taken in is one of the four: known, or one of the hidden cards
+        new = new or (self.hidden_in > 0 and hidden_needed > 0)
+        if not new or hidden_needed > seat.hidden + self.hidden_in:
+            raise self.fail("chongtong-not-allowed", why="cannot-hold", cards=list(claimed))
+        return claimed[0].month
+
     def take_from_hand(self, cards: tuple[Card, ...], action: str) -> None:
         """Check that the cards can leave the hand; they are counted into ``leaving``."""
-        seat, table = self.seat, self.table
+        seat = self.seat
         taken_in = self.taken_in.bit if self.taken_in is not None else 0
+        unseen = self.unseen()
         for card in cards:
             bit = card.bit
             if self.leaving & bit:
                 raise self.fail("bad-move", card, why="card-twice", action=action)
             if (seat.hand_mask | taken_in) & bit:
                 self.leaving |= bit
-            elif table.unseen & bit and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
+            elif unseen & bit and seat.hidden + self.hidden_in - self.hidden_leaving > 0:
                 self.hidden_leaving += 1
                 self.leaving |= bit
             else:
@@ -286,7 +402,7 @@ class _Planner:
 
     def not_in_hand(self, card: Card, action: str) -> IllegalMoveError:
         seat, table = self.seat, self.table
-        if table.unseen & card.bit or seat.hidden + self.hidden_in == 0:
+        if self.unseen() & card.bit or seat.hidden + self.hidden_in == 0:
             return self.fail("card-not-in-hand", card, action=action)
         return self.fail("card-already-seen", card, action=action, seen=table.locate(card))
 
@@ -328,8 +444,9 @@ class _Planner:
         this_turn = self.leaving
         for other in (*self.bonus_gained, *self.played):
             this_turn |= other.bit
-        if not table.unseen & bit or this_turn & bit:
-            seen = table.locate(card) if not table.unseen & bit else None
+        drawable = table.unseen | table.in_stock  # unseen, or known to lie in the stock (RULES.md 4.5)
+        if not drawable & bit or this_turn & bit:
+            seen = table.locate(card) if not drawable & bit else None
             raise self.fail("card-already-seen", card, action=role, seen=seen, this_turn=seen is None)
         return card
 
@@ -373,8 +490,29 @@ def plan(table: Table, seat: Seat, move: Move, move_index: int, flip_due: bool) 
         p.play()
     hand_after = seat.hand_mask.bit_count() + seat.hidden + p.hidden_in + (p.taken_in is not None)
     hand_after -= p.leaving.bit_count()
-    flips_after = seat.flip_turns - move.flip + (table.rules.bomb_flip_turns if move.bomb else 0)
+    flips_after = seat.flip_turns - move.flip + (bomb_flip_turns(table, len(move.bomb)) if move.bomb else 0)
     last = hand_after == 0 and flips_after == 0
+    if p.chongtong:  # RULES.md 4.3: the hand ends at the bonus card's replacement, before any flip
+        return Plan(
+            seat,
+            move,
+            move_index,
+            p.leaving,
+            p.hidden_leaving,
+            p.taken_in,
+            p.hidden_in,
+            p.stock_used,
+            (),
+            (),
+            (),
+            None,
+            None,
+            None,
+            last,
+            0,
+            p.chongtong,
+        )
+    flipped_before = len(p.bonus_gained)
     draw = p.flip(move.draw, "draw")
     if move.bonus_flipped is not None:
         p.check_bonus_flipped(move.bonus_flipped)
@@ -403,6 +541,7 @@ def plan(table: Table, seat: Seat, move: Move, move_index: int, flip_due: bool) 
         p.capture,
         draw_capture,
         last,
+        len(p.bonus_gained) - flipped_before,
     )
 
 
@@ -417,6 +556,9 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
 
     # the hand and the stock
     seat.hidden += plan.hidden_in - plan.hidden_leaving
+    if plan.hidden_in and table.in_stock:  # a hidden card off the stock may be one known to lie there
+        table.unseen |= table.in_stock
+        table.in_stock = 0
     hand = seat.hand_mask
     if plan.taken_in is not None:
         hand |= plan.taken_in.bit
@@ -429,7 +571,7 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
         hand |= kept
         seat.hidden -= kept.bit_count()
     seat.hand_mask = hand
-    if table.unseen:  # (with a known deal every card was seen at the deal)
+    if table.unseen or table.in_stock:  # (with a known deal every card was seen at the deal)
         # the stock top played as if from hand (extra-flip) is among the played cards
         seen = plan.leaving | shown
         for card in (*plan.bonus_gained, *plan.played):
@@ -444,30 +586,39 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
     if move.flip:
         seat.flip_turns -= 1
     seat.turns += 1
-    stealing: list[EventType] = []
+    last = plan.last
+    stealing: list[tuple[EventType, int, str | None]] = []  # (event, junk units, a stack's maker)
     # as at the table: a bonus card from hand first, then the shake, then the bonus cards the flips turn up
     if move.bonus is not None:
         _gain_bonus(table, plan, move.bonus, "hand")
     if plan.shown:
         seat.shakes += 1
         table.record(i, seat.id, SHAKE, cards=list(plan.shown))
-    for card in plan.bonus_gained:
+    gained, on_ppuk = plan.bonus_gained, NO_CARDS
+    if plan.draw_bonus and rules.bonus_on_ppuk and _makes_ppuk(table, plan):
+        # RULES.md 5.2: the bonus cards the ppuk's flip turned up stay with its stack
+        cut = len(gained) - plan.draw_bonus
+        gained, on_ppuk = gained[:cut], gained[cut:]
+    for card in gained:
         _gain_bonus(table, plan, card, "stock")
 
     layout = table.layout
     took_any = ppuk = ttadak = False
     played = plan.played[0] if plan.played else None
     pending: list[Card] = []  # a pair waiting for the flip
-    alone = paired_of_two = False
+    alone = paired_of_two = chok = False
     if move.bomb:
         assert played is not None
         taken = [*table.lift(played.month), *plan.played]
         _capture(seat, taken)
         took_any = True
-        seat.bombs += 1
-        seat.flip_turns += rules.bomb_flip_turns
+        if len(plan.played) == 2:  # RULES.md 5.5: a two-card bomb
+            seat.two_card_bombs += 1
+        else:
+            seat.bombs += 1
+        seat.flip_turns += bomb_flip_turns(table, len(plan.played))
         table.record(i, seat.id, BOMB, cards=taken, played=list(plan.played))
-        stealing.append(BOMB)
+        stealing.append((BOMB, rules.steal(BOMB, last), None))
     elif played is not None:
         here = layout[played.month]
         if not here:
@@ -489,16 +640,16 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
         if alone:  # chok: the flip takes the card just played
             table.lift_one(played)
             seat.captured_mask |= played.bit | drawn.bit
-            took_any = True
+            took_any = chok = True
             table.record(i, seat.id, CHOK, played=played, drawn=drawn)
-            stealing.append(CHOK)
+            stealing.append((CHOK, rules.steal(CHOK, last), None))
         elif paired_of_two:  # ttadak: all four
             taken = [*table.lift(month), played, drawn]
             _capture(seat, taken)
             took_any = ttadak = True
             table.record(i, seat.id, TTADAK, cards=taken, month=month)
-            stealing.append(TTADAK)
-        elif plan.last and not rules.ppuk_on_last_turn:
+            stealing.append((TTADAK, rules.steal(TTADAK, last), None))
+        elif last and not rules.ppuk_on_last_turn:
             # RULES.md 5: no ppuk with the last card; the three are captured instead
             taken = [*table.lift(month), played, drawn]
             _capture(seat, taken)
@@ -510,7 +661,14 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
             table.stack_maker[month] = seat.id
             seat.ppuk_count += 1
             ppuk = True
-            table.record(i, seat.id, PPUK, played=played, paired=paired, drawn=drawn, count=seat.ppuk_count)
+            if on_ppuk:
+                for card in on_ppuk:
+                    table.put_under(month, card)
+                table.record(
+                    i, seat.id, PPUK, played=played, paired=paired, drawn=drawn, count=seat.ppuk_count, bonus=on_ppuk
+                )
+            else:
+                table.record(i, seat.id, PPUK, played=played, paired=paired, drawn=drawn, count=seat.ppuk_count)
         pending = []
     elif drawn is not None:
         there = layout[drawn.month]
@@ -535,11 +693,12 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
                 table.lift_one(card)
             seat.captured_mask |= card.bit
         took_any = True
-    if not layout_was_empty and not table.layout_mask:
+    if not table.layout_mask and (not layout_was_empty or (chok and rules.chok_sseul)):
+        # RULES.md 5.3: the layout swept clean; where a table plays it, a chok on an empty layout too
         table.record(i, seat.id, SSEUL)
-        stealing.append(SSEUL)
-    for event in stealing:
-        table.steal(seat, rules.steal(event, plan.last), event, i)
+        stealing.append((SSEUL, rules.steal(SSEUL, last), None))
+    for event, units, maker in stealing:
+        table.steal(seat, units, event, i, maker)
     return took_any, ppuk, ttadak
 
 
@@ -556,12 +715,23 @@ def _gain_bonus(table: Table, plan: Plan, card: Card, source: str) -> None:
     table.steal(seat, table.rules.steal(BONUS, plan.last), BONUS, i)
 
 
-def _take_stack(table: Table, plan: Plan, card: Card) -> EventType:
-    """``card`` takes the stack of three on its month (RULES.md 5); returns the event, which steals."""
+def _take_stack(table: Table, plan: Plan, card: Card) -> tuple[EventType, int, str | None]:
+    """``card`` takes the stack of three on its month (RULES.md 5), with any bonus card lying under it; returns
+    the event, the junk units it steals (RULES.md 6) and whose ppuk the stack was (None: dealt)."""
     seat = plan.seat
     maker = table.stack_maker.pop(card.month, None)
     taken = [*table.lift(card.month), card]
     _capture(seat, taken)
-    event = JA_PPUK if maker == seat.id else STACK_CAPTURE
-    table.record(plan.move_index, seat.id, event, cards=taken, month=card.month, maker=maker)
-    return event
+    if maker == seat.id:
+        table.record(plan.move_index, seat.id, JA_PPUK, cards=taken, month=card.month, maker=maker)
+        return JA_PPUK, table.rules.steal(JA_PPUK, plan.last), maker
+    table.record(plan.move_index, seat.id, STACK_CAPTURE, cards=taken, month=card.month, maker=maker)
+    return STACK_CAPTURE, table.rules.steal_stack_units(maker is None, plan.last), maker
+
+
+def _makes_ppuk(table: Table, plan: Plan) -> bool:
+    """Whether the turn's flip makes a ppuk (RULES.md 5.2), known before the cards move."""
+    played, drawn = plan.played[0] if plan.played else None, plan.draw
+    if played is None or drawn is None or plan.move.bomb or drawn.month != played.month:
+        return False
+    return len(table.layout[played.month]) == 1 and not (plan.last and not table.rules.ppuk_on_last_turn)

@@ -22,10 +22,10 @@ def assert_conserved(state: GameState, deck: list[str]) -> None:
     if table.stock is not None:
         places += [c.id for c in table.stock[table.stock_pos :]]
         assert state.stock_left == len(table.stock) - table.stock_pos
-    places += [c.id for c in CardSet.from_mask(table.unseen)]
+    places += [c.id for c in CardSet.from_mask(table.unseen | table.in_stock)]
     assert sorted(places) == deck
     hidden = sum(s.hidden for s in state.seats) + (state.stock_left if table.stock is None else 0)
-    assert hidden == table.unseen.bit_count()
+    assert hidden == table.unseen.bit_count() + table.in_stock.bit_count()
 
 
 def hidden_form(body: dict) -> dict:
@@ -41,6 +41,9 @@ def hidden_form(body: dict) -> dict:
                 break
     if shown:
         deal["shown"] = shown
+    sit_out = body["deal"].get("sit_out")
+    if sit_out is not None:  # RULES.md 4.5: the seller shows the hand sold; whoever chose to sit out, nothing
+        deal["sit_out"] = {**sit_out, "hand": sit_out["hand"] if sit_out["seat"] == 4 else []}
     return {**body, "deal": deal}
 
 

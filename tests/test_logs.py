@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import json
 import re
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engine import Card, CardSet, GoStopError, replay, resolve
 
 DATA = Path(__file__).resolve().parent / "data"
 LOGS = sorted(p for p in DATA.glob("*.json") if not p.name.startswith("perft-"))
@@ -209,6 +212,97 @@ def compare(expect: dict[str, Any], status: int, body: dict[str, Any]) -> list[s
     return problems
 
 
+# --- the engine's own answer, without the words ------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """An engine fact as the answers give it: cards as ids, choices as their values."""
+    if isinstance(value, Card):
+        return value.id
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (list, tuple, CardSet)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def engine_answer(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """What /v1/replay answers to a log, in the fields ``compare`` reads, made by the engine alone: a log whose
+    rule's words are still to come is checked against the rule book all the same."""
+    try:
+        rules = resolve(request.get("rules"), players=len(request["players"]))
+        result = replay(
+            request["players"],
+            rules,
+            request["deal"],
+            request.get("moves", []),
+            nagari_streak=request.get("nagari_streak", 0),
+            stake=request.get("stake", 1),
+        )
+    except GoStopError as err:
+        return 422, {"code": err.code, **{k: _plain(v) for k, v in err.context.items()}}
+    state, settled = result.state, result.settlement
+    stake = request.get("stake", 1)
+    settlement = None
+    if settled is not None:
+        settlement = {
+            "outcome": settled.outcome.value,
+            "winner": settled.winner,
+            "base_points": settled.base_points,
+            "payments": [
+                {
+                    "from": p.payer,
+                    "to": p.payee,
+                    "points": p.points,
+                    "amount": p.amount,
+                    "factors": [{"rule": c.rule, "factor": c.factor} for c in p.factors],
+                }
+                for p in settled.payments
+            ],
+        }
+    return 200, {
+        "status": "finished" if state.is_over else "in_progress",
+        "next": {"player": state.to_move, "expects": state.expects.value} if state.expects is not None else None,
+        "players": [
+            {
+                "id": s.id,
+                "captured": s.captured.ids(),
+                "hand": s.hand.ids(),
+                "score": {"total": s.score(rules).total},
+                "go_count": s.go_count,
+                "shakes": s.shakes,
+                "bombs": s.bombs,
+                "ppuk_count": s.ppuk_count,
+                "hand_size": s.hand_size,
+            }
+            for s in state.seats
+        ],
+        "layout": state.layout_cards().ids(),
+        "stock_left": state.stock_left,
+        "events": [
+            {
+                "move_index": e.move_index,
+                "player": e.player,
+                "type": e.type.value,
+                **{k: _plain(v) for k, v in e.data.items()},
+            }
+            for e in state.events
+        ],
+        "instant_payments": [
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "points": p.points,
+                "amount": p.points * stake,
+                "code": p.reason,
+                "move_index": p.move_index,
+            }
+            for p in state.instant_payments
+        ],
+        "settlement": settlement,
+    }
+
+
 # --- the tests ------------------------------------------------------------------------------------------
 
 
@@ -218,6 +312,17 @@ def test_game_log(client, path):
     case = load(path)
     resp = client.post("/v1/replay", json=case["request"])
     problems = compare(case["expect"], resp.status_code, resp.get_json())
+    if problems:
+        pytest.fail(f"{path.name}: {case['description']}\n  " + "\n  ".join(problems), pytrace=False)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
+def test_game_log_in_the_engine(path):
+    """The same log replayed by the engine alone, compared on the same fields: every log holds the engine to the
+    rule book, those whose words or request fields the service does not have yet (an ``xfail``) included."""
+    case = load(path)
+    status, body = engine_answer(case["request"])
+    problems = compare(case["expect"], status, body)
     if problems:
         pytest.fail(f"{path.name}: {case['description']}\n  " + "\n  ".join(problems), pytrace=False)
 

@@ -25,11 +25,38 @@ from tests.simulated import (
 )
 from tests.words import detail, name
 
-# Presets, plus rule sets no preset covers: extra-flip with bonus cards, and no bomb flip turns with bombs.
+# Presets, plus rule sets no preset covers: extra-flip with bonus cards, no bomb flip turns with bombs, and the
+# house rules of RULES.md 2-6 that no preset plays (a table of four, two-card bombs, chongtong variants...).
 RULE_SETS = {
     **PRESETS,
     "chips-2p+bonus": resolve({"preset": "chips-2p", "bonus_cards": ["bonus-2a", "bonus-2b", "bonus-3"]}),
     "korean-3p+no-flips": resolve({"preset": "korean-3p", "bomb_flip_turns": 0, "steal_bonus": 2}),
+    "korean-3p+house": resolve(
+        {
+            "preset": "korean-3p",
+            "gwang_palgi": True,
+            "two_card_bomb": "bomb-multiplier",
+            "bonus_on_ppuk": True,
+            "chok_sseul": True,
+            "steal_dealt_stack": 2,
+            "sep_animal_stealable": True,
+            "four_brights_points": 5,
+            "ten_ribbons_points": 15,
+            "chongtong_by_bonus": "always",
+            "multiple_chongtong": "dealer-wins",
+        }
+    ),
+    "korean-2p+house": resolve(
+        {
+            "preset": "korean-2p",
+            "bonus_cards": ["bonus-2a", "bonus-2b", "bonus-3"],
+            "two_card_bomb": "no-multiplier",
+            "chongtong_at_deal": "play-on",
+            "floor_four": "dealer-wins",
+            "bonus_on_ppuk": True,
+            "sep_animal_stealable": True,
+        }
+    ),
 }
 
 

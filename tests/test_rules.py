@@ -46,18 +46,38 @@ def _value(name: str, text: str) -> object:
 
 # The knobs of the evening (RULES.md 11; API.md v1.2, POST /v1/evening), which the spec's table of one hand lacks
 EVENING_KNOBS = {name for name, knob in KNOBS.items() if "(RULES.md 11)" in knob.doc}
+# The house rules other engines and tables play (issue 19), which the spec's table lacks, with the value that plays
+# as before they came: today's behaviour in every preset.
+HOUSE_RULES = {
+    "four_brights_points": 4,
+    "ten_ribbons_points": 0,
+    "gwang_palgi": False,
+    "chongtong_at_deal": "win",
+    "chongtong_by_bonus": "never",
+    "two_card_bomb": "off",
+    "bonus_on_ppuk": False,
+    "chok_sseul": False,
+    "steal_dealt_stack": -1,
+    "sep_animal_stealable": False,
+}
 
 
 def test_rules_10_every_knob_of_the_table_exists_and_every_knob_is_in_the_table(rules_md):
     table = _preset_table(rules_md)
     assert {"all_in", "limited_liability", "push"} == EVENING_KNOBS
-    assert set(table["korean-2p"]) == set(KNOBS) - EVENING_KNOBS
+    assert set(table["korean-2p"]) == set(KNOBS) - EVENING_KNOBS - set(HOUSE_RULES)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_rules_11_no_preset_plays_a_rule_of_the_evening(preset):
     """The evening's knobs are off in every preset, so every preset settles as it did before they came."""
     assert not any(getattr(PRESETS[preset], name) for name in EVENING_KNOBS)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_10_every_preset_plays_the_house_rules_as_before_they_came(preset):
+    """RULES.md 10.2: each house rule's default is what every preset played before it was a knob."""
+    assert {name: getattr(PRESETS[preset], name) for name in HOUSE_RULES} == HOUSE_RULES
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from engine import CardError, GoScheme, HandError, HandResult, PlayerHand, resolve, settle
+from engine import CardError, GoScheme, HandError, HandResult, PlayerHand, RuleSet, resolve, settle
 from tests.conftest import cards
 from tests.words import explanation, reason
 
@@ -481,6 +481,6 @@ def test_points_the_counts_can_make_are_every_score_cards_with_them_can():
     5 more), and the 6 ribbons up to two ribbon sets (3 more each): 5, 8, 10, 11, 13 and 16."""
     from engine import Declared
 
-    assert Declared(None, brights=3, animals=3, ribbons=6).reachable_points() == [5, 8, 10, 11, 13, 16]
+    assert Declared(None, brights=3, animals=3, ribbons=6).reachable_points(RuleSet()) == [5, 8, 10, 11, 13, 16]
     # the cup counted as an animal cannot be a bird: two other animals make no godori
-    assert Declared(None, animals=3, cup="animal").reachable_points() == [0]
+    assert Declared(None, animals=3, cup="animal").reachable_points(RuleSet()) == [0]
