@@ -8,6 +8,8 @@ from engine import by_id
 from service import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
+# the game logs of tests/data with their answers (the perft counts, perft-*.json, are not logs)
+GAME_LOGS = sorted(p for p in (ROOT / "tests" / "data").glob("*.json") if not p.name.startswith("perft-"))
 SPEC_DIR = ROOT.parent / "shared" / "spec"
 
 

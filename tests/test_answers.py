@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import GAME_LOGS, ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "answers.json"
-LOGS = sorted((ROOT / "tests" / "data").glob("*.json"))
+LOGS = GAME_LOGS
 VERSION = re.compile(rb'"engine_version":"[^"]*"')
 
 Request = tuple[str, str, Any]  # method, path, JSON body (None for a GET)

@@ -17,14 +17,14 @@ import pytest
 
 from gostop import audit
 from tests.archives import simulated, spoil
-from tests.conftest import ROOT
+from tests.conftest import GAME_LOGS
 
 pytestmark = pytest.mark.xdist_group("programs")
 # several audit processes at once: never beside the fault tests, which count on the cores (as the Dask tests)
 BUSY = pytest.mark.xdist_group("resilience")
 
 GOSTOP = Path(sys.executable).with_name("gostop")
-DATA = sorted((ROOT / "tests" / "data").glob("*.json"))
+DATA = GAME_LOGS
 
 
 @pytest.fixture(scope="module")

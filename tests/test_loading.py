@@ -16,7 +16,7 @@ from engine import PRESETS
 from engine.simulate import simulate
 from service import replay, score, settlement
 from service.loading import Loader
-from tests.conftest import ROOT
+from tests.conftest import GAME_LOGS
 
 SCHEMAS = {"score": score.ScoreRequest(), "settle": settlement.SettleRequest(), "replay": replay.ReplayRequest()}
 
@@ -34,7 +34,7 @@ def _same(name: str, data: Any) -> None:
 
 
 def _bodies() -> dict[str, list[Any]]:
-    logs = [json.loads(p.read_text(encoding="utf-8"))["request"] for p in sorted((ROOT / "tests/data").glob("*.json"))]
+    logs = [json.loads(p.read_text(encoding="utf-8"))["request"] for p in GAME_LOGS]
     hands = [simulate(preset, seed) for preset in PRESETS for seed in range(3)]
     settles = [
         *settlement.EXAMPLES.values(),

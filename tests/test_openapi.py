@@ -16,9 +16,9 @@ from openapi_spec_validator import validate
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.conftest import ROOT
+from tests.conftest import GAME_LOGS, ROOT
 
-LOGS = sorted((ROOT / "tests" / "data").glob("*.json"))
+LOGS = GAME_LOGS
 NAMED = {
     "CardId",
     "BonusCardId",
