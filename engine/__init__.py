@@ -128,7 +128,6 @@ __all__ = [
     "Limit",
     "Move",
     "NextHand",
-    "NoWinner",
     "NotationError",
     "Outcome",
     "Paid",

@@ -27,7 +27,7 @@ from .record import Record
 from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
-from .sitout import Sale, sale_of
+from .sitout import Sale, SitOut, sale_of
 from .table import Seat, Table
 from .turn import (
     Plan,
@@ -125,10 +125,17 @@ class GameState:
         if stock is None:
             self.table.in_stock = placed.sitter  # shown by the sitter, so known to be in the stock
         self._lay_out(deal.layout, placed.layout)
-        if deal.sit_out is not None and self.outcome is not Outcome.REDEAL:  # a redealt deal sells nothing
-            self.sale = sale_of(deal.sit_out, players, rules)
-            if self.sale is not None:
-                self.table.instant_payments[:0] = self.sale.payments()
+        if deal.sit_out is not None:
+            self._sell(deal.sit_out)
+
+    def _sell(self, sit_out: SitOut) -> None:
+        """The fourth's sale of the brights (RULES.md 4.5), paid first of the hand's instant payments; a
+        redealt deal sells nothing. (A method of its own: after ``_lay_out`` the outcome may have changed.)"""
+        if self.outcome is Outcome.REDEAL:
+            return
+        self.sale = sale_of(sit_out, self.players, self.rules)
+        if self.sale is not None:
+            self.table.instant_payments[:0] = self.sale.payments()
 
     def _lay_out(self, layout: Sequence[Card], face_up: int) -> None:
         """Turn the layout face up and see what the deal decides at once (RULES.md 4)."""

@@ -161,7 +161,7 @@ _SIDES: Final = ("animal", "junk")
 
 # tag -> how it is written (tag names are read in any case)
 _TAGS: Final = {
-    name.lower(): name for name in ("Rules", "Players", "Layout", "Hand", "Stock", "Shown", "Nagari", "Stake")
+    name.lower(): name for name in ("Rules", "Players", "Layout", "Hand", "Stock", "Shown", "SitOut", "Nagari", "Stake")
 }
 _PER_PLAYER: Final = ("hand", "shown")
 _NUMBER: Final = re.compile(r"-?[0-9]{1,15}")
@@ -309,6 +309,7 @@ class _Header:
         self.hands: dict[str, list[str]] | None = None
         self.stock: list[str] | None = None
         self.shown: dict[str, list[str]] = {}
+        self.sit_out: dict[str, Any] | None = None
         self.nagari: int | None = None
         self.stake: int | None = None
 
@@ -343,6 +344,17 @@ class _Header:
             self.rules = values
         elif name == "players":
             self.players = [_single(v, "player").text for v in values]
+        elif name == "sitout":  # [SitOut D 4 1B 3B ...]: who sat out, their seat, the cards known (RULES.md 4.5)
+            if len(values) < 2:
+                raise _error("unexpected", words[-1], token="]", expected="player" if not values else "number")
+            number = _single(values[1], "number")
+            if number.quoted or not _NUMBER.fullmatch(number.text):
+                raise _error("not-a-number", number, token=number.text, tag=_TAGS[name])
+            self.sit_out = {
+                "player": _single(values[0], "player").text,
+                "seat": int(number.text),
+                "hand": [_card(word) for item in values[2:] for word in _words_of(item)],
+            }
         elif name in ("nagari", "stake"):
             if len(values) != 1:
                 at = values[1].first if values else words[-1]
@@ -482,6 +494,8 @@ def read_log(text: str) -> ParsedLog:
         deal["stock"] = header.stock
     if header.shown:
         deal["shown"] = header.shown
+    if header.sit_out is not None:
+        deal["sit_out"] = header.sit_out
     body["deal"] = deal
     body["moves"] = [move for move, _ in moves]
     for i, (move, items) in enumerate(moves):
@@ -599,6 +613,9 @@ def format_log(body: Mapping[str, Any], *, spelling: str = "ascii") -> str:
     if deal.stock is not None:
         lines.append(_tag("Stock", cards(deal.stock)))
     lines += [_tag("Shown", _quoted(pid), cards(shown)) for pid, shown in deal.shown.items()]
+    if deal.sit_out is not None:
+        sitter = deal.sit_out
+        lines.append(_tag("SitOut", _quoted(sitter.player), str(sitter.seat), cards(sitter.hand)))
     if body.get("nagari_streak") is not None:
         lines.append(_tag("Nagari", str(int(body["nagari_streak"]))))
     if body.get("stake") is not None:

@@ -244,16 +244,6 @@ class RuleSet:
     first_ttadak_payment: int = _knob(
         7, "payment for a ttadak on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
     )
-    all_in: bool = _knob(False, "in an evening, a loser pays at most their balance; the rest is forgiven (RULES.md 11)")
-    limited_liability: bool = _knob(
-        False, "in an evening, a winner takes from a hand at most the balance they began it with (RULES.md 11)"
-    )
-    push: int = _knob(
-        0,
-        "in an evening, the most pushes in a row, each doubling the next hand, 0 = off (RULES.md 11)",
-        minimum=0,
-        maximum=MAX_PUSHES,
-    )
     four_brights_points: int = _knob(4, "points of four brights (RULES.md 2)", minimum=4, maximum=15)
     ten_ribbons_points: int = _knob(
         0,
@@ -284,6 +274,16 @@ class RuleSet:
     )
     sep_animal_stealable: bool = _knob(
         False, "a steal may take the cup while its owner counts it as double junk (RULES.md 6)"
+    )
+    all_in: bool = _knob(False, "in an evening, a loser pays at most their balance; the rest is forgiven (RULES.md 11)")
+    limited_liability: bool = _knob(
+        False, "in an evening, a winner takes from a hand at most the balance they began it with (RULES.md 11)"
+    )
+    push: int = _knob(
+        0,
+        "in an evening, the most pushes in a row, each doubling the next hand, 0 = off (RULES.md 11)",
+        minimum=0,
+        maximum=MAX_PUSHES,
     )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
