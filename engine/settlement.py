@@ -297,29 +297,9 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
         raise HandError("unknown-player", player=hand.last_go)
     if outcome in _INSTANT_POINTS and getattr(rules, _INSTANT_POINTS[outcome]) == 0:
         raise HandError("invalid-outcome", why="instant-win-off", outcome=outcome, knob=_INSTANT_POINTS[outcome])
-    _check_declared(hand, rules, held)
-    if outcome is Outcome.STOP:
-        _check_stop(hand, rules, dict(zip(ids, held, strict=True)))
+    if any(p.declared is not None for p in hand.players):  # cards alone were checked above, card by card
+        _check_declared(hand, rules, held)
     return {p.id: cards for p, cards in zip(hand.players, held, strict=True)}
-
-
-def _check_stop(hand: HandResult, rules: RuleSet, held: Mapping[str, CardSet]) -> None:
-    """RULES.md 7: a go is called at the target or more, and each later call needs more than the last go's
-    score, so a stop after n gos is at ``target_score + n`` points at least (replay refuses such a stop too)."""
-    winner = next(p for p in hand.players if p.id == hand.winner)
-    if not winner.go_count:
-        return
-    points = _score_of(winner, held[winner.id], rules).total
-    least = rules.target_score + winner.go_count
-    if rules.target_score <= points < least:  # below the target is winner-below-target, said by price
-        raise HandError(
-            "call-not-allowed",
-            why="stop-not-above-go",
-            player=winner.id,
-            go_count=winner.go_count,
-            points=points,
-            least=least,
-        )
 
 
 def _deck_counts(rules: RuleSet) -> dict[str, int]:
@@ -398,7 +378,8 @@ def _score_of(p: PlayerHand, cards: CardSet, rules: RuleSet, *, shortfalls: bool
 
 def settle(hand: HandResult, rules: RuleSet) -> Settlement:
     """Check and price a finished hand. Raises HandError, CardError or RulesError for a hand no legal play
-    could produce (see ``check_hand``), and HandError(``winner-below-target``) for a stop below the target."""
+    could produce (see ``check_hand``), and HandError for a stop below the target (``winner-below-target``) or
+    not above the last go (``call-not-allowed``), which pricing finds."""
     captured = check_hand(hand, rules)
     return price(hand, rules, captured)
 
@@ -446,6 +427,17 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         )
     if wscore.total < rules.target_score:
         raise HandError("winner-below-target", player=winner.id, points=wscore.total, target=rules.target_score)
+    if outcome is Outcome.STOP and wscore.total < rules.target_score + winner.go_count:
+        # RULES.md 7: a go is called at the target or more, and each later call needs more than the last go's
+        # score, so a stop after n gos is at target_score + n points at least (replay refuses such a stop too)
+        raise HandError(
+            "call-not-allowed",
+            why="stop-not-above-go",
+            player=winner.id,
+            go_count=winner.go_count,
+            points=wscore.total,
+            least=rules.target_score + winner.go_count,
+        )
     base, added, doubling = base_points(wscore.total, winner.go_count, rules)
     payer_for_all = _gobak_payer(hand, losers, rules)
     shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
