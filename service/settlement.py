@@ -371,6 +371,31 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         ],
         "winner": "A",
     },
+    # API.md v1.2: what the table says instead of the cards (RULES.md 2: 3 brights, 10 junk units and godori)
+    "declared-counts": {
+        "rules": "korean-2p",
+        "players": [
+            {"id": "A", "go_count": 1, "declared": {"points": 9, "brights": 3, "animals": 3, "junk_units": 10}},
+            {"id": "B", "declared": {"brights": 0, "animals": 0, "ribbons": 1, "junk_units": 6, "cup": "none"}},
+        ],
+        "winner": "A",
+        "stake": 100,
+    },
+    # RULES.md 4.5: four at the table; D, the fourth, sat out and sold their brights
+    "four-at-the-table": {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "players": [
+            {"id": "A", "captured": ["jan-ribbon", "feb-ribbon", "mar-ribbon", "jul-animal"]},
+            {"id": "B", "captured": ["nov-junk-1", "dec-animal"]},
+            {"id": "C", "captured": ["may-junk-1"]},
+        ],
+        "winner": "A",
+        "sit_out": {
+            "player": "D",
+            "seat": 4,
+            "hand": ["jan-bright", "mar-bright", "aug-bright", "aug-animal", "aug-junk-2", "bonus-2a", "oct-junk-2"],
+        },
+    },
 }
 
 
