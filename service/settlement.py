@@ -30,6 +30,7 @@ __all__ = [
     "SettleResponse",
     "SettlementOut",
     "blueprint",
+    "hand_result",
     "settle_answer",
     "settlement_json",
 ]
@@ -168,14 +169,12 @@ def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
     }
 
 
-def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
-    """The answer to a validated POST /v1/settle body, in the language of ``w``."""
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    hand = HandResult(
+def hand_result(body: Mapping[str, Any]) -> HandResult:
+    """The finished hand a validated settle body tells (the body of /v1/settle, or a hand of /v1/evening)."""
+    return HandResult(
         players=tuple(
             PlayerHand(p["id"], p["captured"], p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
-            for p in players
+            for p in body["players"]
         ),
         winner=body["winner"],
         outcome=body["outcome"] or (Outcome.STOP if body["winner"] is not None else Outcome.NAGARI),
@@ -183,7 +182,12 @@ def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         stake=body["stake"],
         last_go=body["last_go"],
     )
-    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
+
+
+def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The answer to a validated POST /v1/settle body, in the language of ``w``."""
+    rules = resolve(body["rules"], players=len(body["players"]))
+    return {**settlement_json(w, settle(hand_result(body), rules)), **echo(rules)}
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {
