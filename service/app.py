@@ -126,7 +126,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for component, shape in evening.HAND_SHAPES.values():
         api.spec.components.schema(component, schema=shape)
     meta, assets = docs.blueprints()
-    blueprints = (catalogs.blueprint(), score.blueprint(), settlement.blueprint(), replay.blueprint(), evening.blueprint())
+    blueprints = (
+        catalogs.blueprint(),
+        score.blueprint(),
+        settlement.blueprint(),
+        replay.blueprint(),
+        evening.blueprint(),
+    )
     for blp in (*blueprints, meta):
         api.register_blueprint(blp)
     for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):

@@ -52,12 +52,15 @@ __all__ = [
     "evening_json",
 ]
 
-MAX_HANDS = 500  # an evening of a few hours is a few dozen hands; the body's size bounds it first
+MAX_HANDS = 200  # an evening of a few hours is a few dozen hands; the body's size (64 KiB) bounds it first
 MAX_MONEY = 10**15  # a balance: far beyond any table, and every sum of them stays a 64-bit integer
 
 # --- the request ---------------------------------------------------------------------------------------------
 
-_NO_STREAK = "leave out: the evening works out each hand's nagari streak (RULES.md 11.3); a hand that states one is refused (carry-stated)"
+_NO_STREAK = (
+    "leave out: the evening works out each hand's nagari streak (RULES.md 11.3); a hand that states one is "
+    "refused (carry-stated)"
+)
 _NO_STAKE = "leave out, or give the evening's own: a hand of another stake is refused (stake-stated)"
 
 
@@ -120,7 +123,10 @@ class EveningRequest(Strict):
         fields.String(validate=validate.Length(1, MAX_ID_LENGTH)),
         required=True,
         validate=validate.Length(MIN_PEOPLE, MAX_PEOPLE),
-        metadata={"description": "everyone at the table (2-5); with more people than the rules' players, each hand is played by some of them"},
+        metadata={
+            "description": "everyone at the table (2-5); with more people than the rules' players, each hand is "
+            "played by some of them"
+        },
     )
     balances = fields.Dict(
         keys=fields.String(),
@@ -136,9 +142,11 @@ class EveningRequest(Strict):
         load_default=None,
         allow_none=True,
         validate=validate.Length(1, MAX_ID_LENGTH),
-        metadata={"description": "who deals the first hand; with neither this nor a draw, the first person listed"},
+        metadata={
+            "description": "who deals the first hand; with neither this nor dealer_draw, the first person listed"
+        },
     )
-    draw = fields.Nested(
+    dealer_draw = fields.Nested(
         DrawSchema,
         load_default=None,
         allow_none=True,
@@ -185,9 +193,7 @@ class LimitOut(Strict):
     applied = fields.Boolean(required=True)
     code = fields.String(required=True, metadata={"description": "why, as a stable code"})
     reason = fields.String(required=True, metadata={"description": "why, in words"})
-    facts = fields.Dict(
-        keys=fields.String(), required=True, metadata={"description": "the amounts the reason cites"}
-    )
+    facts = fields.Dict(keys=fields.String(), required=True, metadata={"description": "the amounts the reason cites"})
 
 
 class PaidOut(Strict):
@@ -267,7 +273,9 @@ class EveningResponse(Echo):
     explanation = fields.List(
         fields.String(),
         required=True,
-        metadata={"description": "the evening as a table reads it aloud: first dealer, standings, next hand, settle-up"},
+        metadata={
+            "description": "the evening as a table reads it aloud: first dealer, standings, next hand, settle-up"
+        },
     )
 
 
@@ -361,7 +369,7 @@ def evening_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The answer to a validated POST /v1/evening body, in the language of ``w``."""
     people = body["people"]
     rules = resolve(body["rules"], players=2 if len(people) == 2 else 3)
-    stake, draw = body["stake"], body["draw"]
+    stake, draw = body["stake"], body["dealer_draw"]
     ledger = evening(
         rules,
         people,
@@ -390,7 +398,10 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "rules": {"preset": "korean-2p", "push": 2, "all_in": True},
         "people": ["A", "B"],
         "balances": {"A": 3000, "B": 2000},
-        "draw": {"time": "night", "rounds": [{"A": "mar-junk-1", "B": "mar-ribbon"}, {"A": "nov-bright", "B": "feb-animal"}]},
+        "dealer_draw": {
+            "time": "night",
+            "rounds": [{"A": "mar-junk-1", "B": "mar-ribbon"}, {"A": "nov-bright", "B": "feb-animal"}],
+        },
         "stake": 100,
         "hands": [
             {"settle": _stop("A", A=_EIGHT, B=["nov-bright", *_JUNK]), "push": True},

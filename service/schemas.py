@@ -59,7 +59,9 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "InstantPaymentCode": _enum(
         ["first-ppuk", "first-ttadak"], "why a payment was made at once: first-turn ppuks, or a first-turn ttadak"
     ),
-    "DrawTime": _enum(["night", "day"], "밤일낮장 (RULES.md 11.2): at night the lowest month drawn deals, by day the highest"),
+    "DrawTime": _enum(
+        ["night", "day"], "밤일낮장 (RULES.md 11.2): at night the lowest month drawn deals, by day the highest"
+    ),
     "DealerBy": _enum(
         ["given", "draw", "listed-first"], "how the first dealer was found: named by the table, drawn, or listed first"
     ),
@@ -185,7 +187,7 @@ def cup_pin(description: str = "pin the cup (sep-animal) as an animal or as doub
 class Either(fields.Field[Any]):
     """An object of one of several shapes, told apart by the one key each has of its own (an evening's hand is
     ``{"settle": ...}`` or ``{"replay": ...}``): each shape a schema, documented as its own component, and the
-    field as a oneOf of them. An object with none of the keys is refused as missing the first."""
+    field as one of them. An object with none of the keys is refused as missing the first."""
 
     def __init__(self, shapes: Mapping[str, tuple[str, ma.Schema]], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -242,7 +244,9 @@ def document(field: fields.Field[Any]) -> dict[str, Any] | None:
     elif isinstance(field, MoveList):
         prop = {"type": "array", "items": {"$ref": _REF + "Move"}, "maxItems": MoveList.MAX}
     elif isinstance(field, Either):
-        prop = {"oneOf": [{"$ref": _REF + component} for component, _ in field.shapes.values()]}
+        # each shape requires its own key and allows no other's, so no object is two: anyOf says oneOf here,
+        # in a form a schema-driven fuzzer can negate
+        prop = {"anyOf": [{"$ref": _REF + component} for component, _ in field.shapes.values()]}
     else:
         return None
     if description and "description" not in prop:

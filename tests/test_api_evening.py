@@ -18,7 +18,16 @@ from tests.http import assert_problem
 # RULES.md 2: three brights without the rain bright (3) and godori (5): 8 points, and only 3 animals (no
 # meongtta); no junk points, so nobody is pibak (RULES.md 8.2)
 EIGHT = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]
-JUNK_8 = ["apr-junk-1", "apr-junk-2", "may-junk-1", "may-junk-2", "jun-junk-1", "jun-junk-2", "jul-junk-1", "jul-junk-2"]
+JUNK_8 = [
+    "apr-junk-1",
+    "apr-junk-2",
+    "may-junk-1",
+    "may-junk-2",
+    "jun-junk-1",
+    "jun-junk-2",
+    "jul-junk-1",
+    "jul-junk-2",
+]
 WITH_BRIGHT = ["nov-bright", *JUNK_8]  # a loser with a bright is not gwangbak
 NO_BRIGHT = JUNK_8  # a loser without one is (x2)
 LOSER_BRIGHT = ["nov-bright", "may-junk-1", "may-junk-2", "jun-junk-1", "jun-junk-2", "jul-junk-1", "jul-junk-2"]
@@ -45,7 +54,9 @@ def ledger(client, body, lang="en") -> dict:
 
 
 def carries(answer) -> list[tuple[int, int, int, int]]:
-    return [tuple(h["carry"][k] for k in ("nagari_streak", "nagari_factor", "push", "push_factor")) for h in answer["hands"]]
+    return [
+        tuple(h["carry"][k] for k in ("nagari_streak", "nagari_factor", "push", "push_factor")) for h in answer["hands"]
+    ]
 
 
 def limit(row, rule):
@@ -64,7 +75,10 @@ TWO = {
     "people": ["A", "B"],
     "balances": {"A": 3000, "B": 2000},
     # 11.2: both draw March, a tie, and draw again: November against February, and at night the lower deals
-    "draw": {"time": "night", "rounds": [{"A": "mar-junk-1", "B": "mar-ribbon"}, {"A": "nov-bright", "B": "feb-animal"}]},
+    "dealer_draw": {
+        "time": "night",
+        "rounds": [{"A": "mar-junk-1", "B": "mar-ribbon"}, {"A": "nov-bright", "B": "feb-animal"}],
+    },
     "stake": 100,
     "hands": [
         {"settle": stop("A", A=EIGHT, B=WITH_BRIGHT), "push": True},
@@ -78,7 +92,13 @@ def test_rules_11_two_players_dealers_carry_all_in_and_settle_up(client):
     answer = ledger(client, TWO)
     # 11.2: B drew February, the lowest month at night, in the second round: B deals hand 0; A wins it and
     # deals hand 1, a nagari, so A deals hand 2 too; B wins hand 2 and deals next
-    assert answer["first_dealer"] == {"dealer": "B", "by": "draw", "time": "night", "months": {"A": 11, "B": 2}, "rounds": 2}
+    assert answer["first_dealer"] == {
+        "dealer": "B",
+        "by": "draw",
+        "time": "night",
+        "months": {"A": 11, "B": 2},
+        "rounds": 2,
+    }
     assert [h["dealer"] for h in answer["hands"]] == ["B", "A", "A"]
     # 11.3: hand 1 carries A's push (x2); hand 2 the push and one nagari (x2 each, RULES.md 8.2)
     assert carries(answer) == [(0, 1, 0, 1), (0, 1, 1, 2), (1, 2, 1, 2)]
@@ -124,7 +144,15 @@ def test_rules_11_a_hand_of_the_evening_is_rendered_as_settle_renders_it_with_it
 def test_rules_11_a_logged_hand_is_priced_with_its_carry_and_pays_its_instant_payments(client):
     body = simulate("korean-2p", seed=11)  # B wins; A paid B a first-turn ppuk on the spot (RULES.md 8.6)
     log = {k: body[k] for k in ("players", "deal", "moves")}
-    answer = ledger(client, {"rules": "korean-2p", "people": ["A", "B"], "stake": 10, "hands": [{"settle": nagari("A", "B")}, {"replay": log}]})
+    answer = ledger(
+        client,
+        {
+            "rules": "korean-2p",
+            "people": ["A", "B"],
+            "stake": 10,
+            "hands": [{"settle": nagari("A", "B")}, {"replay": log}],
+        },
+    )
     alone = client.post("/v1/replay", json={**body, "nagari_streak": 1, "stake": 10}).get_json()
     logged = answer["hands"][1]
     assert logged["settlement"] == alone["settlement"]  # as /v1/replay prices it after one nagari
@@ -203,7 +231,7 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
     ]
     assert "It carries 1 push: x2" in en["hands"][1]["explanation"]
     # the words change with the language, nothing else does
-    assert ko["explanation"][0] == "C가 첫 판의 선입니다 (그 자리가 정한 대로)"
+    assert ko["explanation"][0] == "C가 첫 판의 선입니다 (자리에서 정한 대로)"
     assert all(any("가" <= ch <= "힣" for ch in line) for line in ko["explanation"])
     strip = lambda a: {k: v for k, v in a.items() if k not in ("explanation", "hands")}  # noqa: E731
     assert strip(en) == strip(ko)
@@ -238,7 +266,13 @@ def test_rules_11_four_people_at_a_table_of_three_one_sits_each_hand_out(client)
 
 
 def test_rules_11_an_evening_without_hands_names_its_first_dealer(client):
-    answer = ledger(client, {"people": ["A", "B", "C"], "draw": {"time": "day", "rounds": [{"A": "jan-bright", "B": "dec-double", "C": "jul-ribbon"}]}})
+    answer = ledger(
+        client,
+        {
+            "people": ["A", "B", "C"],
+            "dealer_draw": {"time": "day", "rounds": [{"A": "jan-bright", "B": "dec-double", "C": "jul-ribbon"}]},
+        },
+    )
     # 11.2: by day the highest month deals: December; three people and no rules: korean-3p
     assert answer["next"]["dealer"] == "B" and answer["rules"]["preset"] == "korean-3p"
     assert answer["hands"] == [] and answer["transfers"] == [] and answer["balances"] is None
@@ -252,7 +286,12 @@ LOG = {k: v for k, v in simulate("korean-2p", seed=11).items() if k in ("players
 
 
 def _two(*hands, **more):
-    return {"rules": {"preset": "korean-2p", "push": 1, "all_in": True}, "people": ["A", "B"], "hands": list(hands), **more}
+    return {
+        "rules": {"preset": "korean-2p", "push": 1, "all_in": True},
+        "people": ["A", "B"],
+        "hands": list(hands),
+        **more,
+    }
 
 
 @pytest.mark.parametrize(
@@ -276,9 +315,7 @@ def _two(*hands, **more):
         ),
         # B holds 10, loses 8 x 2 (gwangbak) = 16 under all-in: pays 10 and holds nothing (11.4)
         (
-            _two(
-                {"settle": stop("A", A=EIGHT, B=NO_BRIGHT)}, PAIR, balances={"A": 10, "B": 10}
-            ),
+            _two({"settle": stop("A", A=EIGHT, B=NO_BRIGHT)}, PAIR, balances={"A": 10, "B": 10}),
             "out-of-money",
             1,
             {"player": "B"},
@@ -300,9 +337,17 @@ def test_rules_11_a_refusal_in_a_hand_names_it(client, body, code, hand_index, f
         ({"balances": {"A": 100}}, "balance-missing", {"player": "B"}),
         ({"balances": {"A": 1, "B": 1, "Z": 1}}, "unknown-person", {"player": "Z"}),
         ({"first_dealer": "Z"}, "dealer-not-at-table", {"player": "Z"}),
-        ({"first_dealer": "A", "draw": {"time": "day", "rounds": [{"A": "jan-bright", "B": "feb-ribbon"}]}}, "first-dealer", {}),
-        ({"draw": {"time": "night", "rounds": [{"A": "jan-junk-1", "B": "jan-junk-2"}]}}, "bad-draw", {}),
-        ({"draw": {"time": "night", "rounds": [{"A": "bonus-1", "B": "jan-junk-2"}]}}, "bad-draw", {"player": "A"}),
+        (
+            {"first_dealer": "A", "dealer_draw": {"time": "day", "rounds": [{"A": "jan-bright", "B": "feb-ribbon"}]}},
+            "first-dealer",
+            {},
+        ),
+        ({"dealer_draw": {"time": "night", "rounds": [{"A": "jan-junk-1", "B": "jan-junk-2"}]}}, "bad-draw", {}),
+        (
+            {"dealer_draw": {"time": "night", "rounds": [{"A": "bonus-3", "B": "jan-junk-2"}]}},
+            "bad-draw",
+            {"player": "A"},
+        ),
         ({"people": ["A", "B", "A"]}, "duplicate-person", {"player": "A"}),
         ({"rules": "korean-3p"}, "people-count", {}),
     ],
@@ -317,7 +362,9 @@ def test_a_hand_is_a_result_or_a_log(client):
     assert problem["errors"] == {"hands.0.settle": ["Missing data for required field."]}
     problem = assert_problem(ask(client, _two({"settle": PAIR["settle"], "replay": LOG})), 422, "validation-error")
     assert problem["errors"] == {"hands.0.replay": ["Unknown field."]}
-    problem = assert_problem(ask(client, _two({"settle": {**PAIR["settle"], "rules": "korean-2p"}})), 422, "validation-error")
+    problem = assert_problem(
+        ask(client, _two({"settle": {**PAIR["settle"], "rules": "korean-2p"}})), 422, "validation-error"
+    )
     assert problem["errors"] == {"hands.0.settle.rules": ["Unknown field."]}  # the rules are the evening's
     problem = assert_problem(ask(client, _two(PAIR, people=["A", "B", "C", "D", "E", "F"])), 422, "validation-error")
     assert "people" in problem["errors"]

@@ -107,7 +107,10 @@ FIRST_GIVEN = Say(N_("{dealer} deals first, as the table named"))
 FIRST_LISTED = Say(N_("{dealer} deals first, listed first"))
 FIRST_DRAWN: Mapping[str, Sentence] = {
     "night": (
-        Say(N_("{dealer} deals first: at night the lowest month deals, and {dealer} drew {month}"), when=lambda f: f["rounds"] == 1),
+        Say(
+            N_("{dealer} deals first: at night the lowest month deals, and {dealer} drew {month}"),
+            when=lambda f: f["rounds"] == 1,
+        ),
         Say(
             N_(
                 "{dealer} deals first: at night the lowest month deals, and after {rounds} draws (a tie draws again) "
@@ -116,7 +119,10 @@ FIRST_DRAWN: Mapping[str, Sentence] = {
         ),
     ),
     "day": (
-        Say(N_("{dealer} deals first: by day the highest month deals, and {dealer} drew {month}"), when=lambda f: f["rounds"] == 1),
+        Say(
+            N_("{dealer} deals first: by day the highest month deals, and {dealer} drew {month}"),
+            when=lambda f: f["rounds"] == 1,
+        ),
         Say(
             N_(
                 "{dealer} deals first: by day the highest month deals, and after {rounds} draws (a tie draws again) "

@@ -289,7 +289,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("carry-stated", "pushes"): Say(
         N_("The hand states the pushes before it: the evening works them out from the hands before")
     ),
-    ("stake-stated", "stake-stated"): Say(N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")),
+    ("stake-stated", "stake-stated"): Say(
+        N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")
+    ),
     ("hand-not-finished", "hand-not-finished"): (
         Say(N_("The log has not ended: {next_player} is still to move"), when=_given("next_player")),
         Say(N_("The log has not ended")),
@@ -420,8 +422,7 @@ MEANINGS: Mapping[str, str] = {
     "stake-stated": N_("A hand states a stake other than the evening's."),
     "hand-not-finished": N_("A hand's log has not ended; hand_index names the hand."),
     "push-not-allowed": N_(
-        "A push the rules do not allow: none at all, more in a row than the rules allow, or of a hand without a "
-        "winner."
+        "A push the rules do not allow: none at all, more in a row than the rules allow, or of a hand without a winner."
     ),
     "unbalanced-totals": N_("Totals to settle up that do not add up to zero."),
 }
