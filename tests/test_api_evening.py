@@ -225,6 +225,8 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
         "To settle up, B pays A 240",
         "To settle up, C pays A 42",
     ]
+    assert [h["explanation"][0] for h in en["hands"]] == [f"Hand {n}, dealt by {d}" for n, d in enumerate("CBBA", 1)]
+    assert ko["hands"][3]["explanation"][0] == "4번째 판, 선은 A"
     assert en["hands"][0]["explanation"][1:3] == [
         "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays x2",
         "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays x2",
@@ -428,3 +430,8 @@ def test_rules_11_the_transfers_square_the_totals_from_net_losers_to_net_winners
             running[row["from"]] -= row["amount"]
             running[row["to"]] += row["amount"]
         assert hand["totals"] == running  # each hand's totals are the payments made so far, nothing else
+    for lang in ("en", "ko"):  # every fact a sentence names was there to name ("?" stands for a missing one)
+        said = evening_answer(EveningRequest().load(body), LANGUAGES[lang])
+        lines = [*said["explanation"], *(line for hand in said["hands"] for line in hand["explanation"])]
+        lines += [lim["reason"] for hand in said["hands"] for row in hand["paid"] for lim in row["limits"]]
+        assert not [line for line in lines if "?" in line]

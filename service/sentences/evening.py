@@ -15,7 +15,7 @@ from engine import DealerBy, Evening, LedgerHand, Limit, Outcome, Paid
 
 from ..i18n import N_, Words
 from . import replay as replay_words
-from .saying import Say, plural, say
+from .saying import Say, plural, reading, say
 
 __all__ = ["LIMITS", "explanation", "hand_explanation", "limit_reason"]
 
@@ -53,7 +53,7 @@ def limit_reason(w: Words, limit: Limit, paid: Paid) -> str:
 
 # --- one hand ------------------------------------------------------------------------------------------------
 
-HAND = Say(N_("Hand {number}, dealt by {dealer}"))
+HAND = reading(N_("Hand {number}, dealt by {dealer}"), number="hand_index")  # counted from 1
 CARRIES_NAGARI = plural(
     "It carries {n} nagari just before it: x{factor}", "It carries {n} nagari hands just before it: x{factor}", "streak"
 )
@@ -78,7 +78,7 @@ def hand_explanation(w: Words, hand: LedgerHand) -> list[str]:
     """One hand of the ledger told line by line: who dealt it and what it carried, every payment as it was made
     (the rules of the evening that changed it said in full), and who deals next."""
     c = hand.carry
-    lines = [say(w, HAND, {"number": hand.index + 1, "dealer": hand.dealer})]
+    lines = [say(w, HAND, {"hand_index": hand.index, "dealer": hand.dealer})]
     lines += _carry_lines(w, c.nagari_streak, c.nagari_factor, c.pushes, c.push_factor)
     instant = iter(hand.instant_payments)  # the ledger pays them first, in this order (RULES.md 11.4)
     for paid in hand.paid:
