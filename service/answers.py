@@ -13,6 +13,7 @@ family's module, beside its schemas and its endpoint; this module only gathers t
 
 from __future__ import annotations
 
+from .evening import EveningRequest, evening_answer
 from .i18n import LANGUAGES, Words, words_for
 from .replay import ReplayRequest, replay_answer
 from .score import ScoreRequest, score_answer
@@ -20,10 +21,12 @@ from .settlement import SettleRequest, settle_answer
 
 __all__ = [
     "LANGUAGES",
+    "EveningRequest",
     "ReplayRequest",
     "ScoreRequest",
     "SettleRequest",
     "Words",
+    "evening_answer",
     "replay_answer",
     "score_answer",
     "settle_answer",

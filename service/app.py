@@ -21,7 +21,7 @@ from flask_smorest.utils import prepare_response
 
 from engine import ENGINE_VERSION
 
-from . import catalogs, observability, problems, replay, schemas, score, security, settlement
+from . import catalogs, evening, observability, problems, replay, schemas, score, security, settlement
 from .api import docs, page, rulebook
 from .i18n import LANGUAGES
 from .jsonio import OrjsonProvider
@@ -123,8 +123,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.spec.components.schema(name, schema)
     api.spec.components.schema("RulesOverride", schema=schemas.RulesOverrideSchema)
     api.spec.components.schema("Move", schema=replay.MoveSchema)
+    for component, shape in evening.HAND_SHAPES.values():
+        api.spec.components.schema(component, schema=shape)
     meta, assets = docs.blueprints()
-    for blp in (catalogs.blueprint(), score.blueprint(), settlement.blueprint(), replay.blueprint(), meta):
+    blueprints = (
+        catalogs.blueprint(),
+        score.blueprint(),
+        settlement.blueprint(),
+        replay.blueprint(),
+        evening.blueprint(),
+    )
+    for blp in (*blueprints, meta):
         api.register_blueprint(blp)
     for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):
         app.register_blueprint(plain)

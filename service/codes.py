@@ -81,6 +81,24 @@ RULE_CODES = (
     "flip-not-allowed",
     "flip-required",
     "game-over",
+    # an evening (RULES.md 11)
+    "people-count",
+    "duplicate-person",
+    "unknown-person",
+    "balance-missing",
+    "negative-balance",
+    "first-dealer",
+    "dealer-not-at-table",
+    "bad-draw",
+    "player-not-at-table",
+    "dealer-not-playing",
+    "hand-out-of-order",
+    "out-of-money",
+    "carry-stated",
+    "stake-stated",
+    "hand-not-finished",
+    "push-not-allowed",
+    "unbalanced-totals",
 )
 
 # Every code, with the status it comes with; in order of status.

@@ -77,9 +77,10 @@ _CARD_FIELDS = {"cards", "captured", "layout", "stock", "hands", "shown", "play"
 _CARD_FIELDS |= {"draw_capture", "shake", "bomb", "bonus", "bonus_flipped"}
 
 
-# Card ids sit at most this deep in any request body (replay: moves.3.shake.0, deal.hands.A.0); below it
-# nothing is a card, and a walk as deep as a hostile body nests would exhaust the stack.
-_CARD_DEPTH = 4
+# Card ids sit at most this deep in any request body (replay: moves.3.shake.0, deal.hands.A.0; an evening's
+# logged hand: hands.0.replay.deal.hands.A.0); below it nothing is a card, and a walk as deep as a hostile
+# body nests would exhaust the stack.
+_CARD_DEPTH = 7
 
 
 def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False, depth: int = 0) -> dict[str, list[str]]:
@@ -90,7 +91,8 @@ def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False, depth
     if isinstance(data, dict):
         for key, value in data.items():
             inside = f"{path}.{key}" if path else str(key)
-            holds = holds_cards or key in _CARD_FIELDS
+            # a deal's hands are a map of card lists; an evening's hands are a list of hands, holding none
+            holds = holds_cards or (key in _CARD_FIELDS and not (key == "hands" and isinstance(value, list)))
             out.update(unknown_card_ids(value, inside, holds, depth + 1))
     elif isinstance(data, list):
         for i, value in enumerate(data):

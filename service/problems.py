@@ -70,6 +70,7 @@ class ProblemSchema(Strict):
         metadata={"description": "validation-error: field path -> messages"},
     )
     move_index = fields.Integer(metadata={"description": "0-based index of the first illegal move"})
+    hand_index = fields.Integer(metadata={"description": "an evening: 0-based index of the hand at fault"})
     player = fields.String()
     card = fields.String(metadata={"description": "the card at fault, as it was given (not always a card id)"})
     knob = fields.String()

@@ -18,6 +18,8 @@ from marshmallow import fields, validate
 
 from engine import CARDS, KNOBS, PRESETS, Combination, EventType, Expect, Kind, Outcome
 
+from .loading import Loader
+
 CARD_IDS = [c.id for c in CARDS]
 BONUS_IDS = [c.id for c in CARDS if c.kind is Kind.BONUS]
 CUP_PLACEMENTS = ["animal", "junk"]
@@ -67,6 +69,12 @@ NAMED: Mapping[str, dict[str, Any]] = {
         ["first-ppuk", "first-ttadak", "gwang-sale"],
         "why a payment was made at once: first-turn ppuks, a first-turn ttadak, or the brights sold by the fourth "
         "at a table of three (at the deal)",
+    ),
+    "DrawTime": _enum(
+        ["night", "day"], "밤일낮장 (RULES.md 11.2): at night the lowest month drawn deals, by day the highest"
+    ),
+    "DealerBy": _enum(
+        ["given", "draw", "listed-first"], "how the first dealer was found: named by the table, drawn, or listed first"
     ),
     **{
         _knob_component(name): _enum(list(knob.choices), _CHOICE_DOCS.get(_knob_component(name), f"a value of {name}"))
@@ -216,6 +224,23 @@ def sit_out_field(**kwargs: Any) -> fields.Nested:
     )
 
 
+class Either(fields.Field[Any]):
+    """An object of one of several shapes, told apart by the one key each has of its own (an evening's hand is
+    ``{"settle": ...}`` or ``{"replay": ...}``): each shape a schema, documented as its own component, and the
+    field as one of them. An object with none of the keys is refused as missing the first."""
+
+    def __init__(self, shapes: Mapping[str, tuple[str, ma.Schema]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shapes = dict(shapes)  # key -> (component name, schema)
+        self._loaders = {key: Loader(schema) for key, (_, schema) in self.shapes.items()}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Not a valid mapping type.")
+        key = next((key for key in self.shapes if key in value), next(iter(self.shapes)))
+        return self._loaders[key].load(value)
+
+
 class MoveList(fields.Field[Any]):
     """The moves of a log: a list of objects, read one by one by the engine so that an error names its move."""
 
@@ -258,6 +283,10 @@ def document(field: fields.Field[Any]) -> dict[str, Any] | None:
         }
     elif isinstance(field, MoveList):
         prop = {"type": "array", "items": {"$ref": _REF + "Move"}, "maxItems": MoveList.MAX}
+    elif isinstance(field, Either):
+        # each shape requires its own key and allows no other's, so no object is two: anyOf says oneOf here,
+        # in a form a schema-driven fuzzer can negate
+        prop = {"anyOf": [{"$ref": _REF + component} for component, _ in field.shapes.values()]}
     else:
         return None
     if description and "description" not in prop:

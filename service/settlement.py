@@ -55,6 +55,7 @@ __all__ = [
     "SettleResponse",
     "SettlementOut",
     "blueprint",
+    "hand_result",
     "settle_answer",
     "settlement_json",
 ]
@@ -309,12 +310,11 @@ def _refuse_both(players: list[Mapping[str, Any]]) -> None:
         raise _ShapeError({"players": both})
 
 
-def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
-    """The answer to a validated POST /v1/settle body, in the language of ``w``."""
+def hand_result(body: Mapping[str, Any]) -> HandResult:
+    """The finished hand a validated settle body tells (the body of /v1/settle, or a hand of /v1/evening)."""
     players = body["players"]
     _refuse_both(players)
-    rules = resolve(body["rules"], players=len(players))
-    hand = HandResult(
+    return HandResult(
         players=tuple(
             PlayerHand(
                 p["id"],
@@ -335,7 +335,12 @@ def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         last_go=body["last_go"],
         sit_out=read_sit_out(body["sit_out"]),
     )
-    return {**settlement_json(w, settle(hand, rules), stake=body["stake"]), **echo(rules)}
+
+
+def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The answer to a validated POST /v1/settle body, in the language of ``w``."""
+    rules = resolve(body["rules"], players=len(body["players"]))
+    return {**settlement_json(w, settle(hand_result(body), rules), stake=body["stake"]), **echo(rules)}
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {

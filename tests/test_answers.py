@@ -38,7 +38,7 @@ Request = tuple[str, str, Any]  # method, path, JSON body (None for a GET)
 def _groups() -> Iterator[tuple[str, list[Request]]]:
     from engine import PRESETS
     from engine.simulate import simulate
-    from service import replay, score, settlement
+    from service import evening, replay, score, settlement
 
     for path in LOGS:
         body = json.loads(path.read_text(encoding="utf-8"))["request"]
@@ -56,6 +56,7 @@ def _groups() -> Iterator[tuple[str, list[Request]]]:
     for preset in PRESETS:
         for seed in range(6):
             yield f"hand {preset} {seed}", list(_hand(simulate(preset, seed)))
+    yield "evening", [("POST", "/v1/evening", b) for b in (*evening.EXAMPLES.values(), *EVENING_REFUSALS)]
     yield "catalogs", [("GET", p, None) for p in ("/v1/cards", "/v1/rules", *(f"/v1/rules/{n}" for n in PRESETS))]
     yield "refusals", [("POST", path, body) for path, body in REFUSALS] + [("GET", "/v1/rules/korean-9p", None)]
 
@@ -108,6 +109,17 @@ REFUSALS: list[tuple[str, Any]] = [
     ("/v1/settle", {"players": [{"id": "", "go_count": 99, "shakes": "2"}], "stake": -1, "rules": 7, "extra": 1}),
     ("/v1/replay", {"players": ["A", "B"], "deal": {"layout": []}}),
     ("/v1/replay", {"players": ["A"], "deal": {"layout": "x"}, "moves": [1, 2]}),
+]
+
+
+_EIGHT = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]
+_PAIR = {"winner": "A", "players": [{"id": "A", "captured": _EIGHT}, {"id": "B", "captured": ["nov-bright"]}]}
+EVENING_REFUSALS: list[Any] = [
+    {"people": ["A", "B"], "balances": {"A": 1, "B": -1}},
+    {"people": ["A", "B"], "dealer_draw": {"time": "night", "rounds": [{"A": "jan-junk-1", "B": "jan-junk-2"}]}},
+    {"people": ["A", "B"], "hands": [{"settle": _PAIR}, {"settle": {**_PAIR, "nagari_streak": 1}}]},
+    {"people": ["A", "B"], "hands": [{"settle": _PAIR, "push": True}]},
+    {"people": ["A", "B"], "hands": [{"settle": {**_PAIR, "players": [{"id": "A"}, {"id": "Z"}]}}]},
 ]
 
 

@@ -75,7 +75,12 @@ def _typescript(tmp_path: Path, requests: dict[str, tuple[str, object]]) -> subp
     return _run([_tool("tsc"), "--strict", "--noEmit", "--target", "es2022", "--module", "es2022", source], tmp_path)
 
 
-OPERATIONS = {"/v1/score": "scoreCards", "/v1/settle": "settleHand", "/v1/replay": "replayLog"}
+OPERATIONS = {
+    "/v1/score": "scoreCards",
+    "/v1/settle": "settleHand",
+    "/v1/replay": "replayLog",
+    "/v1/evening": "keepEvening",
+}
 
 
 def test_typescript_types_accept_the_readme_requests(tmp_path):

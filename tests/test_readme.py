@@ -19,8 +19,8 @@ def _elided(value) -> bool:
     return '"..."' in text
 
 
-def test_the_readme_has_curl_examples_for_score_settle_and_replay_in_both_languages():
-    assert {path for _, path, _, _ in EXAMPLES} == {"/v1/score", "/v1/settle", "/v1/replay"}
+def test_the_readme_has_curl_examples_for_score_settle_replay_and_evening_in_both_languages():
+    assert {path for _, path, _, _ in EXAMPLES} == {"/v1/score", "/v1/settle", "/v1/replay", "/v1/evening"}
     assert any("Accept-Language: ko" in command for command, _, _, _ in EXAMPLES)
 
 

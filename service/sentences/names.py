@@ -113,6 +113,7 @@ RULES = {
     "gwangbak": N_("gwangbak"),
     "gobak": N_("gobak"),
     "nagari": N_("nagari carry"),
+    "push": N_("push"),
     "empty-loser": N_("the exemption of a loser who captured nothing"),
 }
 

@@ -13,10 +13,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from engine import CardError, EveningError, GoStopError, HandError, IllegalMoveError, RulesError
 
 from ..i18n import N_, Words
-from .saying import Facts, Say, say
+from .saying import Facts, Say, plural, reading, say
 
 __all__ = [
     "BOTH_CAPTURED_AND_DECLARED",
@@ -49,6 +49,7 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     CardError: N_("Invalid cards"),
     HandError: N_("Invalid hand"),
     IllegalMoveError: N_("Illegal move"),
+    EveningError: N_("Invalid evening"),
     "validation-error": N_("Invalid request body"),
     "malformed-json": N_("Malformed JSON"),
     "not-found": N_("Not found"),
@@ -341,7 +342,68 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             "more play"
         )
     ),
+    # an evening
+    ("people-count", "too-few"): Say(N_("An evening needs at least {minimum} people at the table, not {given}")),
+    ("people-count", "too-many"): Say(N_("A table seats at most {maximum} people, not {given}")),
+    ("people-count", "fewer-than-players"): Say(
+        N_("These rules are for {players} players, and only {given} people are at the table")
+    ),
+    ("duplicate-person", "duplicate-person"): Say(N_("{player} is listed twice at the table")),
+    ("unknown-person", "balance"): Say(N_("{player} has a balance but is not at the table")),
+    ("balance-missing", "balance-missing"): Say(N_("{player} has no balance: give everyone's, or nobody's")),
+    ("negative-balance", "negative-balance"): Say(N_("{player} brings {balance}: a balance cannot be below zero")),
+    ("first-dealer", "given-and-drawn"): Say(
+        N_("The first dealer is named ({player}) and drawn as well: give one or the other")
+    ),
+    ("dealer-not-at-table", "dealer-not-at-table"): Say(N_("{player}, named to deal first, is not at the table")),
+    ("bad-draw", "time"): Say(N_("The draw is made at night or by day, not {time}")),
+    ("bad-draw", "no-rounds"): Say(N_("The draw has no round")),
+    ("bad-draw", "wrong-people"): reading(
+        N_("In draw number {number} the people who draw are {players}"), number="round", players="expected"
+    ),
+    ("bad-draw", "bonus-card"): reading(
+        N_("In draw number {number} {player} drew {card}, a bonus card: it has no month, so it is drawn again"),
+        number="round",
+    ),
+    ("bad-draw", "same-card"): reading(N_("In draw number {number} {card} is drawn twice"), number="round"),
+    ("bad-draw", "round-after-decided"): reading(
+        N_("Draw number {number} is one too many: {player} was already found to deal"), number="round"
+    ),
+    ("bad-draw", "tie"): reading(
+        N_("The draw ends in a tie between {players}: they draw again until one is left"), players="tied"
+    ),
+    ("player-not-at-table", "player-not-at-table"): Say(N_("{player} plays this hand but is not at the table")),
+    ("dealer-not-playing", "dealer-not-playing"): Say(
+        N_("{player} deals this hand but does not play in it: the dealer plays every hand they deal")
+    ),
+    ("hand-out-of-order", "hand-out-of-order"): Say(
+        N_("The log lists {player} first, but {dealer} deals this hand, and a log lists its dealer first")
+    ),
+    ("out-of-money", "out-of-money"): Say(N_("{player} holds {balance} and cannot play a hand under all-in")),
+    ("carry-stated", "nagari-streak"): Say(
+        N_("The hand states a nagari streak of {nagari_streak}: the evening works it out from the hands before")
+    ),
+    ("carry-stated", "pushes"): Say(
+        N_("The hand states the pushes before it: the evening works them out from the hands before")
+    ),
+    ("stake-stated", "stake-stated"): Say(
+        N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")
+    ),
+    ("hand-not-finished", "hand-not-finished"): (
+        Say(N_("The log has not ended: {next_player} is still to move"), when=_given("next_player")),
+        Say(N_("The log has not ended")),
+    ),
+    ("push-not-allowed", "off"): Say(N_("These rules do not allow pushing a hand")),
+    ("push-not-allowed", "no-winner"): Say(N_("A hand without a winner ({outcome}) cannot be pushed")),
+    ("push-not-allowed", "over-cap"): plural(
+        "{n} push is waiting already, and these rules allow at most {cap} in a row",
+        "{n} pushes in a row are waiting already, and these rules allow at most {cap}",
+        "pushes",
+    ),
+    ("unbalanced-totals", "unbalanced-totals"): Say(N_("The totals add up to {sum}, not to zero")),
 }
+
+IN_HAND = reading(N_("In hand number {number}: {detail}"), number="hand_index")
 
 
 def title(w: Words, key: type[GoStopError] | str) -> str:
@@ -354,7 +416,10 @@ def title(w: Words, key: type[GoStopError] | str) -> str:
 def detail(w: Words, err: GoStopError) -> str:
     """The sentence of an engine refusal, its facts named as players name them."""
     sentence = REFUSALS.get((err.code, err.why)) or REFUSALS[(err.code, err.code)]
-    return say(w, sentence, err.params)
+    said = say(w, sentence, err.params)
+    if "hand_index" in err.params:  # found in a hand of an evening: which one, counted from 1 as a table counts
+        return say(w, IN_HAND, {"hand_index": err.params["hand_index"], "detail": said})
+    return said
 
 
 def http_detail(w: Words, code: str, why: str | None = None, **facts: Any) -> str:
@@ -451,6 +516,29 @@ MEANINGS: Mapping[str, str] = {
     "flip-not-allowed": N_("A flip turn the player does not hold."),
     "flip-required": N_("A flip turn is owed after a bomb, and the move is something else."),
     "game-over": N_("A move after the hand is over."),
+    # an evening
+    "people-count": N_("Fewer than two or more than five people at the table, or fewer than the rules' players."),
+    "duplicate-person": N_("Two people at the table have the same id."),
+    "unknown-person": N_("A balance is given for someone who is not at the table."),
+    "balance-missing": N_("Balances are given for some of the people at the table, not for all of them."),
+    "negative-balance": N_("A starting balance below zero."),
+    "first-dealer": N_("The first dealer is both named and drawn."),
+    "dealer-not-at-table": N_("The first dealer named is not at the table."),
+    "bad-draw": N_(
+        "The draw for the first dealer (밤일낮장) cannot be: a bonus card, a card drawn twice, the wrong people "
+        "in a round, a tie left unbroken, or a round after the dealer was found."
+    ),
+    "player-not-at-table": N_("A hand is played by someone who is not at the table; hand_index names the hand."),
+    "dealer-not-playing": N_("The dealer of a hand does not play in it; hand_index names the hand."),
+    "hand-out-of-order": N_("A hand's log lists someone other than its dealer first; hand_index names the hand."),
+    "out-of-money": N_("Under all-in, someone who holds nothing plays a hand; hand_index names the hand."),
+    "carry-stated": N_("A hand states its own nagari streak or pushes, which the evening works out."),
+    "stake-stated": N_("A hand states a stake other than the evening's."),
+    "hand-not-finished": N_("A hand's log has not ended; hand_index names the hand."),
+    "push-not-allowed": N_(
+        "A push the rules do not allow: none at all, more in a row than the rules allow, or of a hand without a winner."
+    ),
+    "unbalanced-totals": N_("Totals to settle up that do not add up to zero."),
 }
 
 # The words of the pages of the problem types (service.problems).

@@ -160,6 +160,10 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("nagari", "carry"): plural("{n} nagari just before this hand", "{n} nagari hands just before this hand", "streak"),
     ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
+    ("push", "pushed"): plural(
+        "{n} push waiting for this hand: x2", "{n} pushes in a row waiting for this hand: x2 each", "pushes"
+    ),
+    ("push", "no-push"): Say(N_("No push waiting for this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
     ("empty-loser", "captured-cards"): Say(
         N_("{loser} captured cards, so a loser's exemption for capturing nothing does not apply")
