@@ -77,6 +77,8 @@ RULE_CODES = (
     "flip-not-allowed",
     "flip-required",
     "game-over",
+    # a move log in the text notation
+    "bad-notation",
 )
 
 # Every code, with the status it comes with; in order of status.
