@@ -2,6 +2,7 @@
 
     gostop settle hand.json               # a table: who pays whom, every rule checked
     gostop replay --json log.json         # exactly what POST /v1/replay answers
+    gostop replay hand.txt                # a log in the text notation (docs/NOTATION.md), sent as text/plain
     gostop check --url http://host:8000 log.json
     gostop audit archive.jsonl.gz --out findings.jsonl
 
@@ -26,7 +27,7 @@ import requests
 
 from . import tables
 from .audit import AuditError, RecordedError, payments_agree, read_recorded
-from .client import Answer, Client, Transport
+from .client import TEXT, Answer, Client, Transport
 from .inputs import InputError, read_body
 from .words import LANGUAGES, language_from_environment
 
@@ -48,7 +49,14 @@ def _transport(args: argparse.Namespace) -> Transport:
     return LocalService(args.lang)
 
 
-def _input(args: argparse.Namespace, *, log: bool = False) -> dict[str, Any]:
+def _input(args: argparse.Namespace) -> dict[str, Any]:
+    body = _log(args, log=False)
+    assert isinstance(body, dict)  # only a log may be text
+    return body
+
+
+def _log(args: argparse.Namespace, *, log: bool = True) -> dict[str, Any] | str:
+    """A body, or for a move log, JSON or the text notation (a ``str``: sent as text/plain)."""
     if args.file is None and sys.stdin.isatty():
         raise UsageError(f"gostop {args.command}: give a FILE, or the body on stdin")
     return read_body(args.file, log=log)
@@ -66,28 +74,37 @@ def _status(answer: Answer) -> int:
     return OK if answer.ok else REFUSED if answer.status < 500 else USAGE
 
 
-def _show(args: argparse.Namespace, answer: Answer, render: Render | None) -> int:
-    """Print the answer (its JSON as sent, or a table) and return the exit status it makes."""
+def _show(args: argparse.Namespace, answer: Answer, render: Render | None, text: str | None = None) -> int:
+    """Print the answer (its JSON as sent, or a table) and return the exit status it makes. ``text``: the log
+    was sent in the text notation, and a refusal naming a line shows that line."""
     if args.json:
         _print_json(answer)
     elif answer.ok and render is not None:
         print(render(answer.json(), args.lang))
     else:
-        print(_problem_table(answer, args.lang))
+        print(_problem_table(answer, args.lang, text))
     return _status(answer)
 
 
-def _problem_table(answer: Answer, lang: str) -> str:
+def _problem_table(answer: Answer, lang: str, text: str | None = None) -> str:
     try:
         body = answer.json()
     except orjson.JSONDecodeError:
         body = None
     if not isinstance(body, dict):
         body = {"detail": answer.body[:200].decode("utf-8", "replace")}
-    return tables.problem(body, answer.status, lang)
+    table = tables.problem(body, answer.status, lang)
+    line, column = body.get("line"), body.get("column")
+    if text is not None and isinstance(line, int) and isinstance(column, int):
+        lines = text.removeprefix("\ufeff").splitlines()
+        if 1 <= line <= len(lines):  # the line at fault, with a mark under its column
+            table += f"\n\n{line:>5} | {lines[line - 1]}\n      | {' ' * (column - 1)}^"
+    return table
 
 
-def _post(args: argparse.Namespace, path: str, body: dict[str, Any]) -> Answer:
+def _post(args: argparse.Namespace, path: str, body: dict[str, Any] | str) -> Answer:
+    if isinstance(body, str):  # a log in the text notation, read by the service as it reads JSON
+        return _transport(args).request("POST", path, body.encode(), TEXT)
     return _transport(args).request("POST", path, orjson.dumps(body))
 
 
@@ -103,21 +120,25 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    return _show(args, _post(args, "/v1/replay", _input(args, log=True)), tables.replay)
+    body = _log(args)
+    return _show(args, _post(args, "/v1/replay", body), tables.replay, body if isinstance(body, str) else None)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Replay a log as an audit checks one line: legal or not, and whether its ``recorded`` payments (if any)
-    agree with the ruling. ``id`` and ``recorded`` are not sent (they are the archive's, not the API's)."""
-    body = _input(args, log=True)
-    body.pop("id", None)
-    try:
-        recorded = read_recorded(body.pop("recorded", None))
-    except RecordedError as exc:
-        raise InputError(f"{args.file or 'stdin'}: {exc}") from None
+    agree with the ruling. ``id`` and ``recorded`` are not sent (they are the archive's, not the API's); a log
+    in the text notation has neither."""
+    body = _log(args)
+    recorded = None
+    if isinstance(body, dict):
+        body.pop("id", None)
+        try:
+            recorded = read_recorded(body.pop("recorded", None))
+        except RecordedError as exc:
+            raise InputError(f"{args.file or 'stdin'}: {exc}") from None
     answer = _post(args, "/v1/replay", body)
     if not answer.ok:
-        return _show(args, answer, None)
+        return _show(args, answer, None, body if isinstance(body, str) else None)
     ruling = answer.json()
     settlement = ruling["settlement"]
     ruled = [(p["from"], p["to"], p["points"]) for p in settlement["payments"]] if settlement else None

@@ -25,6 +25,7 @@ import requests
 __all__ = ["Answer", "Client", "ProblemError", "Transport"]
 
 JSON = "application/json"
+TEXT = "text/plain; charset=utf-8"  # a move log in the text notation (docs/NOTATION.md)
 PROBLEM = "application/problem+json"
 _PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
 
@@ -47,7 +48,7 @@ class Answer(NamedTuple):
 class Transport(Protocol):
     """Whatever answers gostop's requests: the HTTP service (``Client``) or the service in process."""
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> Answer: ...
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str = JSON) -> Answer: ...
 
 
 class ProblemError(Exception):
@@ -155,9 +156,18 @@ class Client:
         """POST /v1/settle: who pays whom, with every rule checked (``players``, ``winner``, ``stake``...)."""
         return self._post("/v1/settle", body, fields)
 
-    def replay(self, body: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+    def replay(self, body: Mapping[str, Any] | str | None = None, /, **fields: Any) -> dict[str, Any]:
         """POST /v1/replay: a move log judged move by move (``players``, ``deal``, ``moves``...); an illegal
-        move is raised as a ProblemError whose ``move_index`` names it."""
+        move is raised as a ProblemError whose ``move_index`` names it.
+
+        ``body`` may be the log in the text notation (a ``str``, docs/NOTATION.md), sent as text/plain: a
+        text that is no log is raised with code ``bad-notation``, and every refusal of it names the ``line``
+        and ``column`` in its facts."""
+        if isinstance(body, str):
+            if fields:
+                raise TypeError("a log in the text notation is sent as it is: give no fields beside it")
+            answer: dict[str, Any] = self._json(self.request("POST", "/v1/replay", body.encode(), TEXT))
+            return answer
         return self._post("/v1/replay", body, fields)
 
     def rules(self, preset: str | None = None) -> dict[str, Any]:
@@ -173,10 +183,10 @@ class Client:
 
     # --- the transport ----------------------------------------------------------------------------------
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> Answer:
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str = JSON) -> Answer:
         """One request, tried again on a connection error or a 503 as the class says; the answer as it came
         (whatever its status). Raises requests.ConnectionError when every try failed to connect."""
-        headers = {"Content-Type": JSON} if body is not None else None
+        headers = {"Content-Type": content_type} if body is not None else None
         attempt = 0
         while True:
             try:

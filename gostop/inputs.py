@@ -1,7 +1,10 @@
 """What a command is given: one request body, from a file or stdin, read through ``read_body`` only.
 
-A body is JSON (an object, as the API takes it). A move log may one day also be written in the text notation
-of issue 15; ``_from_notation`` is the one place where such text will be handed to its parser.
+A body is JSON (an object, as the API takes it). A move log may also be written in the text notation
+(docs/NOTATION.md): the content decides which (JSON starts with ``{`` or ``[``; a log in the notation starts
+with a tag, ``[Rules ...]``, that never parses as JSON), and such a text is given as it is (a ``str``), to be
+sent as ``text/plain`` and read by the service, which names the line and column of whatever in it is wrong.
+``_from_notation`` is the one place it is taken.
 """
 
 from __future__ import annotations
@@ -22,16 +25,20 @@ class InputError(Exception):
     """A file or stdin that cannot be read as a request body; the message says which and why (exit status 2)."""
 
 
-def read_body(path: str | None, *, log: bool = False, stdin: BinaryIO | None = None) -> dict[str, Any]:
+def read_body(path: str | None, *, log: bool = False, stdin: BinaryIO | None = None) -> dict[str, Any] | str:
     """The request body in the file at ``path`` (``-`` or None: stdin). ``log``: the body is a move log,
-    which may be given in the text notation. Raises InputError saying what is wrong and where."""
+    which may be given in the text notation (then the text is returned as it is, a ``str``). Raises InputError
+    saying what is wrong and where."""
     name, data = _read(path, stdin or sys.stdin.buffer)
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     stripped = data.lstrip()
     if not stripped:
-        raise InputError(f"{name} is empty: give a request body (JSON)")
-    if stripped[:1] in (b"{", b"["):
+        kind = "a move log (JSON, or the text notation)" if log else "a request body (JSON)"
+        raise InputError(f"{name} is empty: give {kind}")
+    first = stripped[:1]
+    # JSON starts with { or [; so does a text log's first tag ([Rules ...]), which never parses as JSON
+    if first == b"{" or (first == b"[" and not (log and not _parses(data))):
         return _from_json(name, data)
     if log:
         return _from_notation(name, data)
@@ -73,6 +80,14 @@ def _from_json(name: str, data: bytes) -> dict[str, Any]:
     return body
 
 
+def _parses(data: bytes) -> bool:
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
 def _is_object(line: bytes) -> bool:
     try:
         return isinstance(orjson.loads(line), dict)
@@ -80,8 +95,14 @@ def _is_object(line: bytes) -> bool:
         return False
 
 
-def _from_notation(name: str, data: bytes) -> dict[str, Any]:
-    # THE NOTATION'S ONE DOOR (issue 15): once engine.notation exists, this becomes
-    #     return engine.notation.parse_log(data.decode("utf-8"))
-    # with its errors (which name the line and column) raised as InputError.
-    raise InputError(f"{name}: text logs are not supported yet: give the log as JSON (a POST /v1/replay body)")
+def _from_notation(name: str, data: bytes) -> str:
+    """A move log in the text notation, as its text: UTF-8 (a byte-order mark is already gone), sent as it is,
+    for the service to read (its refusals name the line and column)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8")
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        raise InputError(
+            f"{name} is neither JSON nor a text log in UTF-8 (line {line}, column {column} is not UTF-8)"
+        ) from None

@@ -55,7 +55,7 @@ class LocalService:
     def __init__(self, language: str | None = None) -> None:
         self.language = language
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> Answer:
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str = JSON) -> Answer:
         path, _, query = path.partition("?")
         environ: dict[str, Any] = {
             "REQUEST_METHOD": method,
@@ -77,7 +77,7 @@ class LocalService:
             "wsgi.run_once": False,
         }
         if body is not None:
-            environ["CONTENT_TYPE"] = JSON
+            environ["CONTENT_TYPE"] = content_type
             environ["CONTENT_LENGTH"] = str(len(body))
         if self.language:
             environ["HTTP_ACCEPT_LANGUAGE"] = self.language

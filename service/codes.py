@@ -99,6 +99,8 @@ RULE_CODES = (
     "hand-not-finished",
     "push-not-allowed",
     "unbalanced-totals",
+    # a move log in the text notation
+    "bad-notation",
 )
 
 # Every code, with the status it comes with; in order of status.

@@ -4,6 +4,9 @@ The access log is not a ``logging`` logger: building a LogRecord per request cos
 whole work on a score request, so each line is one unbuffered write of its bytes (to stderr by default).
 A line is far under PIPE_BUF (4 KiB), so lines from several gunicorn workers never interleave.
 
+``gostop_engine_info{version, build} 1`` says which engine answers: its version and its build (``compiled`` by
+mypyc, or ``pure`` Python: ``engine.COMPILED``), as ``GET /healthz`` does.
+
 Metrics work under several gunicorn workers through prometheus-client's multiprocess mode: gunicorn's
 config sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers import this module, and /metrics aggregates
 every worker's samples. Without that variable (tests, ``flask run``) the process's own registry is used.
@@ -28,10 +31,13 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
 )
+
+from engine import COMPILED, ENGINE_VERSION
 
 from .i18n import words_for
 
@@ -49,6 +55,21 @@ LATENCY = Histogram(
     ["method", "endpoint"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
 )
+
+
+# An "info" metric as a gauge of 1 (prometheus-client's Info has no multiprocess mode); every worker sets the
+# same labels, and "max" keeps one sample of them rather than one per worker.
+ENGINE_INFO = Gauge(
+    "gostop_engine_info",
+    "The engine that answers: its version and build",
+    ["version", "build"],
+    multiprocess_mode="max",
+)
+
+
+def engine_build() -> dict[str, str]:
+    """The engine that runs: its version, and whether mypyc compiled it (``compiled``) or not (``pure``)."""
+    return {"version": ENGINE_VERSION, "build": "compiled" if COMPILED else "pure"}
 
 
 _WORDY = ("application/json", "application/problem+json")  # answers whose sentences follow Accept-Language
@@ -170,6 +191,7 @@ def init_app(app: Flask, extra_headers: Callable[[str], list[tuple[str, str]]]) 
     ``GET /metrics`` is served on the app's own port only when ``METRICS_PORT`` is not set: with it, gunicorn's
     master serves the metrics on that port (service/gunicorn.conf.py), and the public port has none.
     """
+    ENGINE_INFO.labels(**engine_build()).set(1)
     if not app.config.get("METRICS_PORT", os.environ.get("METRICS_PORT")):
         app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
     stream = app.config["ACCESS_LOG_STREAM"] if "ACCESS_LOG_STREAM" in app.config else access_log_stream()

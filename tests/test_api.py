@@ -1,5 +1,7 @@
 """The HTTP contract of API.md: status, content type and body shape of every endpoint and error."""
 
+import json
+import os
 import re
 
 import pytest
@@ -279,9 +281,40 @@ def test_docs_with_a_slash_and_the_favicon(client):
     assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
 
 
-def test_healthz(client):
+def test_healthz_says_which_engine_answers(client):
+    """Issue 14.1: the body names the engine's version and its build, as ``engine`` itself says them."""
+    import engine
+
     resp = client.get("/healthz")
-    assert (resp.status_code, resp.get_json()) == (200, {"status": "ok"})
+    build = "compiled" if engine.COMPILED else "pure"
+    assert resp.status_code == 200
+    assert resp.get_json() == {"status": "ok", "engine": {"version": engine.ENGINE_VERSION, "build": build}}
+    # and the gauge gostop_engine_info in /metrics, with the same labels
+    metrics = client.get("/metrics").get_data(as_text=True)
+    info = re.findall(r"^gostop_engine_info\{(.*)\} (\S+)$", metrics, re.M)
+    assert info == [(f'build="{build}",version="{engine.ENGINE_VERSION}"', "1.0")]
+
+
+def test_the_pure_engine_says_so_in_healthz_and_metrics():
+    """With GOSTOP_PURE=1 the engine runs from its Python sources, and the service says ``pure``."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    script = (
+        "import json, re\n"
+        "from service.app import create_app\n"
+        "c = create_app({'TESTING': True, 'ACCESS_LOG_STREAM': None}).test_client()\n"
+        "m = c.get('/metrics').get_data(as_text=True)\n"
+        "print(json.dumps([c.get('/healthz').get_json(), re.findall(r'^gostop_engine_info.*$', m, re.M)]))\n"
+    )
+    env = {**os.environ, "GOSTOP_PURE": "1"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    health, info = json.loads(done.stdout.splitlines()[-1])
+    assert health["engine"]["build"] == "pure"
+    assert info == [f'gostop_engine_info{{build="pure",version="{health["engine"]["version"]}"}} 1.0']
 
 
 def test_docs_page_and_its_assets_are_served_locally(client):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from engine import format_log
 from engine.simulate import simulate
 from gostop import cli
 from gostop.server import Server, free_port
@@ -264,15 +265,65 @@ def test_a_bad_file_gets_a_message_and_exit_status_2(capsysbinary, tmp_path, con
     assert (status, out) == (2, b"") and err.startswith(f"gostop: {path}") and says in err, err
 
 
-def test_a_text_log_is_refused_until_the_notation_exists(capsysbinary, tmp_path):
-    path = write(tmp_path, "A 1광 8열\nB 9띠\n".encode(), "log.txt")
-    status, _, err = run(capsysbinary, "replay", path)
-    assert (
-        status == 2
-        and err == f"gostop: {path}: text logs are not supported yet: give the log as JSON (a POST /v1/replay body)\n"
+TEXT_LOG = format_log(LOG, spelling="korean")
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_log_in_the_text_notation_is_read_offline_and_online(service, capsysbinary, tmp_path, command, lang):
+    """Issue 17: `gostop replay hand.txt` and `gostop check hand.txt` read the text notation (the content
+    decides: JSON or text) and send it as text/plain, offline and with --url: --json prints byte for byte the
+    HTTP answer to the text, which is the answer to its JSON body."""
+    http = requests.post(
+        service + "/v1/replay",
+        data=TEXT_LOG.encode(),
+        headers={"Content-Type": "text/plain; charset=utf-8", "Accept-Language": lang},
+        timeout=10,
     )
+    assert http.status_code == 200
+    assert http.content == requests.post(service + "/v1/replay", json=LOG, headers={"Accept-Language": lang}).content
+    path = write(tmp_path, TEXT_LOG.encode(), "hand.txt")
+    assert run(capsysbinary, command, "--json", "--lang", lang, path) == (0, http.content, "")
+    assert run(capsysbinary, command, "--json", "--lang", lang, "--url", service, path) == (0, http.content, "")
+
+
+def test_a_text_log_may_come_on_stdin(capsysbinary, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(("\ufeff" + TEXT_LOG).encode())))
+    status, out, _ = run(capsysbinary, "replay", "--json")
+    assert status == 0 and json.loads(out)["settlement"]["payments"][0]["points"] == 20
+
+
+def test_a_text_that_is_no_log_is_shown_at_its_line_and_column(service, capsysbinary, tmp_path, wide):
+    """A refusal of a text log shows the line it names, with a mark under the column; exit status 1."""
+    lines = TEXT_LOG.split("\n")
+    at = lines.index("") + 1  # the first move, 0-based
+    lines[at] = lines[at].split(" ")[0] + " 13Q"
+    path = write(tmp_path, "\n".join(lines).encode(), "hand.txt")
+    for url in ([], ["--url", service]):
+        status, out, err = run(capsysbinary, "replay", *url, path)
+        shown = out.decode()
+        assert (status, err) == (1, "") and "bad-notation" in shown
+        assert f"Line {at + 1}, column 3: 13Q is not a card" in shown
+        assert shown.endswith(f"{at + 1:>5} | {lines[at]}\n      |   ^\n")
+    # an illegal move of a text log: its move counted from 1, and its line
+    illegal = write(tmp_path, format_log(ILLEGAL).encode(), "illegal.txt")
+    status, out, _ = run(capsysbinary, "check", illegal)
+    assert status == 1 and "card-not-in-hand" in out.decode() and "\n      | ^\n" in out.decode()
+
+
+def test_a_text_log_is_only_a_log_and_only_in_utf8(capsysbinary, tmp_path):
+    path = write(tmp_path, TEXT_LOG.encode(), "log.txt")
     status, _, err = run(capsysbinary, "score", path)
-    assert status == 2 and "is not JSON" in err  # a score is never a log
+    assert status == 2 and "is not valid JSON" in err  # a score is never a log
+    path = write(tmp_path, "[Players A B]\n[Layout 1광 ".encode() + b"\xff]\n", "latin.txt")
+    status, out, err = run(capsysbinary, "replay", path)
+    assert (status, out) == (2, b"")
+    assert err == f"gostop: {path} is neither JSON nor a text log in UTF-8 (line 2, column 12 is not UTF-8)\n"
+    status, _, err = run(capsysbinary, "check", write(tmp_path, b"", "empty.txt"))
+    assert status == 2 and "is empty: give a move log (JSON, or the text notation)" in err
+    # a JSON list is still JSON (and not a body), a broken one is read as text
+    status, _, err = run(capsysbinary, "replay", write(tmp_path, b"[1, 2]", "list.json"))
+    assert status == 2 and "holds a JSON list, not an object" in err
 
 
 def test_files_that_are_not_there_or_not_files(capsysbinary, tmp_path):
@@ -364,7 +415,7 @@ def test_serve_runs_the_service_as_make_run_does_until_sigterm(tmp_path):
             except requests.RequestException:  # not listening yet, or not answering yet
                 assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
                 time.sleep(0.1)
-        assert answer.json() == {"status": "ok"}
+        assert answer.json()["status"] == "ok"
         rules = requests.get(f"http://127.0.0.1:{port}/rules", timeout=5)
         assert rules.status_code == 200  # the rule book is found, whatever the caller's working directory
         assert "gunicorn" in (tmp_path / "serve.log").read_text()

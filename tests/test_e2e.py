@@ -1,5 +1,6 @@
 """End to end: the real gunicorn, with the project's config, on a free loopback port, spoken to with requests."""
 
+import re
 import time
 
 import pytest
@@ -23,8 +24,20 @@ def server(server_stderr):
 
 
 def test_healthz_over_gunicorn(server):
+    import engine
+
     resp = requests.get(server + "/healthz", timeout=5)
-    assert resp.status_code == 200 and resp.json() == {"status": "ok"}
+    assert resp.status_code == 200 and resp.json()["status"] == "ok"
+    assert resp.json()["engine"]["version"] == engine.ENGINE_VERSION
+
+
+def test_the_engine_info_is_one_sample_across_gunicorn_workers(server):
+    """Issue 14.1: ``gostop_engine_info`` in the multiprocess metrics is one sample (not one per worker), with
+    the build and version /healthz says."""
+    engine = requests.get(server + "/healthz", timeout=5).json()["engine"]
+    text = requests.get(server + "/metrics", timeout=5).text
+    samples = re.findall(r"^gostop_engine_info\{.*$", text, re.M)
+    assert samples == [f'gostop_engine_info{{build="{engine["build"]}",version="{engine["version"]}"}} 1.0']
 
 
 def test_settle_over_gunicorn(server):

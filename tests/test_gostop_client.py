@@ -76,6 +76,29 @@ def test_a_refusal_is_one_exception_with_the_problems_facts(service):
     assert refused.value.detail == korean["detail"] and refused.value.body == korean
 
 
+def test_a_log_in_the_text_notation_is_sent_as_text(service):
+    """Issue 17: ``replay`` takes the log as text (docs/NOTATION.md), sent as text/plain: the ruling is the one
+    its JSON body gets; a text that is no log, or an illegal move of it, is a ProblemError naming the line and
+    column."""
+    from engine import format_log
+
+    text = format_log(LOG, spelling="korean")
+    with Client(service, language="ko") as client:
+        assert client.replay(text) == client.replay(LOG)
+        with pytest.raises(ProblemError) as refused:
+            client.replay(text.replace("[Players", "[Player"))
+        assert (refused.value.status, refused.value.code) == (422, "bad-notation")
+        assert refused.value.facts["why"] == "unknown-tag" and refused.value.facts["line"] == 2
+        assert refused.value.detail.startswith("2번째 줄 2번째 칸: ")
+        with pytest.raises(ProblemError) as refused:
+            client.replay(format_log(ILLEGAL))
+        first_move = format_log(ILLEGAL).split("\n").index("") + 2  # after the blank line that ends the header
+        assert (refused.value.code, refused.value.move_index) == ("card-not-in-hand", 3)
+        assert (refused.value.facts["line"], refused.value.facts["column"]) == (first_move + 3, 1)
+        with pytest.raises(TypeError):
+            client.replay(text, stake=100)
+
+
 # --- a scripted server ----------------------------------------------------------------------------------
 
 

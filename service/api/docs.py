@@ -13,10 +13,11 @@ from flask import Blueprint as FlaskBlueprint
 from flask import Flask, Response, current_app, redirect, request, send_from_directory
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from ..draining import draining
 from ..jsonio import answered
+from ..observability import engine_build
 from ..openapi import PUBLISHED
 from ..problems import Refusal
 from ..schemas import Strict
@@ -26,8 +27,18 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 MAX_AGE = 3600  # the document changes only with a release
 
 
+class EngineOut(Strict):
+    version = fields.String(required=True, metadata={"description": "the engine's version (engine_version)"})
+    build = fields.String(
+        required=True,
+        validate=validate.OneOf(["compiled", "pure"]),
+        metadata={"description": "compiled: the engine mypyc compiled; pure: its Python sources (GOSTOP_PURE=1)"},
+    )
+
+
 class HealthResponse(Strict):
     status = fields.String(required=True)
+    engine = fields.Nested(EngineOut, required=True, metadata={"description": "the engine that answers"})
 
 
 def _document_response(mimetype: str) -> ResponseReturnValue:
@@ -57,17 +68,24 @@ def blueprints() -> tuple[Blueprint, FlaskBlueprint]:
         "Cache-Control": {"description": f"public, max-age={MAX_AGE}", "schema": {"type": "string"}},
     }
 
+    health = {"status": "ok", "engine": engine_build()}
+
     @blp.route("/healthz", methods=["GET"])
     @blp.doc(operationId="getHealth")
     @blp.alt_response(
-        200, schema=HealthResponse, success=True, description="the service is up", example={"status": "ok"}
+        200,
+        schema=HealthResponse,
+        success=True,
+        description="the service is up",
+        example={"status": "ok", "engine": {**engine_build(), "build": "compiled"}},
     )
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def healthz() -> ResponseReturnValue:
-        """Liveness and readiness: 200 while the process serves requests, 503 once it is draining before a stop."""
+        """Liveness and readiness: 200 while the process serves requests, 503 once it is draining before a stop.
+        The body says which engine answers: its version, and its build (`compiled` by mypyc, or `pure` Python)."""
         if draining():
             raise Refusal(503, "draining")
-        return answered({"status": "ok"})
+        return answered(health)
 
     @blp.route("/openapi.yaml", methods=["GET"])
     @blp.doc(operationId="getOpenapiDocument")
