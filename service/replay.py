@@ -248,10 +248,10 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
         return None
     out: dict[str, Any] = {"player": player, "expects": state.expects}
     if state.expects is Expect.CALL:
-        out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake))
+        out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake), state.rules)
         go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1
         gobak = state.rules.gobak
-        out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak)}
+        out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats))}
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
     return out
@@ -282,7 +282,7 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
         "events": [event_json(w, e) for e in state.events],
         "instant_payments": [instant_payment_json(w, p, stake) for p in state.instant_payments],
         "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
-        "settlement": settlement_json(w, r.settlement) if r.settlement is not None else None,
+        "settlement": settlement_json(w, r.settlement, state.rules) if r.settlement is not None else None,
     }
 
 

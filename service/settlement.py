@@ -14,7 +14,7 @@ from typing import Any
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from engine import Check, HandResult, Outcome, Payment, PlayerHand, Settlement, resolve, settle
+from engine import Check, HandResult, Outcome, Payment, PlayerHand, RuleSet, Settlement, resolve, settle
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
@@ -130,21 +130,22 @@ class SettleResponse(SettlementOut, Echo):
     pass
 
 
-def _check_json(w: Words, c: Check, p: Payment, s: Settlement) -> dict[str, Any]:
+def _check_json(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | None) -> dict[str, Any]:
     return {
         "rule": c.rule,
         "applied": c.applied,
         "factor": c.factor,
-        "reason": words.check_reason(w, c, p, s),
+        "reason": words.check_reason(w, c, p, s, rules),
         "facts": dict(c.facts),
     }
 
 
-def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
-    """A settlement as JSON: every payment with its checks and their reasons, and the explanation."""
+def settlement_json(w: Words, s: Settlement, rules: RuleSet | None = None) -> dict[str, Any]:
+    """A settlement as JSON: every payment with its checks and their reasons, and the explanation (the rules
+    it was priced under let the words say what they did: the nagari cap, the loser's cup)."""
     payments = []
     for p in s.payments:
-        checks = [_check_json(w, c, p, s) for c in p.checks]
+        checks = [_check_json(w, c, p, s, rules) for c in p.checks]
         payments.append(
             {
                 "from": p.payer,
@@ -164,7 +165,7 @@ def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,
         "payments": payments,
-        "explanation": words.explanation(w, s),
+        "explanation": words.explanation(w, s, rules),
     }
 
 
@@ -183,7 +184,7 @@ def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         stake=body["stake"],
         last_go=body["last_go"],
     )
-    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
+    return {**settlement_json(w, settle(hand, rules), rules), **echo(rules)}
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {

@@ -13,12 +13,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from engine import CardError, GoStopError, HandError, IllegalMoveError, Place, RulesError
 
 from ..i18n import N_, Words
-from .saying import Facts, Say, say
+from .saying import Facts, Say, plural, reading, say
 
 __all__ = [
+    "CODE_TITLES",
     "FIELD_MESSAGES",
     "FIELD_PATTERNS",
     "HTTP_REFUSALS",
@@ -43,6 +44,20 @@ def _given(fact: str) -> Callable[[Facts], bool]:
     return lambda facts: bool(facts.get(fact))
 
 
+_TWINS = {"bonus-2a": "bonus-2b", "bonus-2b": "bonus-2a"}  # the two 2-junk bonus cards share one name
+
+
+def _twin_in_play(facts: Facts) -> bool:
+    """Whether the card left out is a 2-junk bonus card whose twin these rules play: then its name alone cannot
+    say what is wrong."""
+    return _TWINS.get(str(facts.get("card"))) in (facts.get("bonus_cards") or ())
+
+
+def _seen(kind: str, since: bool | None = None) -> Callable[[Facts], bool]:
+    """Whether the card was seen in a place of this kind (and, for ``since``, from a known move or the deal)."""
+    return lambda facts: facts.get("seen_kind") == kind and (since is None or (facts["seen_since"] is not None) == since)
+
+
 TITLES: Mapping[type[GoStopError] | str, str] = {
     RulesError: N_("Invalid rules"),
     CardError: N_("Invalid cards"),
@@ -58,6 +73,15 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     "bad-request": N_("Bad request"),
     "internal-error": N_("Internal server error"),
     "unavailable": N_("Service unavailable"),
+}
+
+# A code whose title is its own, whatever error family raises it: a bad deal is not a move, and a card that
+# does not exist has one name in every endpoint.
+CODE_TITLES: Mapping[str, str] = {
+    "bad-deal": N_("Invalid deal"),
+    "unknown-card": N_("Invalid cards"),
+    "duplicate-card": N_("Invalid cards"),
+    "bonus-not-in-play": N_("Invalid cards"),
 }
 
 # The service's own refusals: (code, why) -> sentence.
@@ -95,7 +119,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("invalid-knob", "not-an-int"): Say(N_("The value of {knob} must be a whole number, not {value}")),
     ("invalid-knob", "below-minimum"): Say(N_("The value of {knob} cannot be below {minimum} ({value} was given)")),
     ("invalid-knob", "above-maximum"): Say(N_("The value of {knob} cannot be above {maximum} ({value} was given)")),
-    ("invalid-knob", "not-a-choice"): Say(N_("The value of {knob} cannot be {value}")),
+    ("invalid-knob", "not-a-choice"): (
+        Say(N_("{value} is not a choice for {knob} (the choices: {choices})"), when=_given("choices")),
+        Say(N_("The value of {knob} cannot be {value}")),
+    ),
     ("invalid-knob", "not-a-list"): Say(N_("The value of {knob} must be a list, not {value}")),
     ("invalid-knob", "too-many"): Say(N_("The value of {knob} holds at most {maximum} values")),
     ("invalid-knob", "listed-twice"): Say(N_("The value of {knob} lists a value twice")),
@@ -108,7 +135,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     # cards
     ("unknown-card", "unknown-card"): (
-        Say(N_("{card}, {field} of {player}'s move, is not a card"), when=_given("field")),
+        Say(N_("{player}'s move gives {card} as {field}, which is not a card"), when=_given("field")),
         Say(N_("{card} ({place}) is not a card"), when=_given("place")),
         Say(N_("{card} is not a card")),
     ),
@@ -117,7 +144,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         Say(N_("{card} is listed twice")),
     ),
     ("duplicate-card", "in-two-places"): Say(N_("{card} is in two places: {first} and {place}")),
-    ("bonus-not-in-play", "bonus-not-in-play"): Say(N_("{card} is a bonus card these rules leave out of the deck")),
+    ("bonus-not-in-play", "bonus-not-in-play"): (
+        Say(N_("These rules play one 2-junk bonus card, not a second one"), when=_twin_in_play),
+        Say(N_("{card} is a bonus card these rules leave out of the deck")),
+    ),
     # hands
     ("player-count", "player-count"): Say(N_("These rules are for {players} players, not {given}")),
     ("duplicate-player", "duplicate-player"): Say(N_("Two players are called {player}")),
@@ -157,8 +187,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("bad-deal", "listed-twice"): Say(N_("The deal cannot be: {card} is dealt twice ({place})")),
     ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
-    ("bad-deal", "bonus-not-in-play"): Say(
-        N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")
+    ("bad-deal", "bonus-not-in-play"): (
+        Say(N_("The deal cannot be: these rules play one 2-junk bonus card, not a second one"), when=_twin_in_play),
+        Say(N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")),
     ),
     ("bad-deal", "stock-size"): Say(N_("The deal cannot be: the stock has {count} cards, not {expected}")),
     ("bad-deal", "deck-size"): Say(
@@ -196,13 +227,34 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("card-not-in-hand", "cannot-hold"): Say(N_("{player} cannot hold all of {cards}")),
     ("card-already-seen", "card-already-seen"): (
         Say(N_("{card} was already turned up in this turn"), when=_given("this_turn")),
+        Say(N_("{card} has lain on the layout since the deal"), when=_seen("layout", since=False)),
+        reading(
+            N_("{card} has been on the layout since move number {number}"),
+            number="seen_since",
+            when=_seen("layout", since=True),
+        ),
+        Say(N_("{card} has been among {owner}'s captures since the deal"), when=_seen("captured", since=False)),
+        reading(
+            N_("{card} is already among {owner}'s captures (since move number {number})"),
+            number="seen_since",
+            when=_seen("captured", since=True),
+        ),
+        Say(N_("{card} has already been played"), when=_seen("played")),
+        Say(N_("{card} is in {owner}'s hand: {owner} showed it"), when=_seen("shown")),
+        Say(N_("{card} is in {owner}'s hand"), when=_seen("hand")),
+        Say(N_("{card} is still in the stock"), when=_seen("stock")),
         Say(N_("{card} has already been seen: {seen}")),
     ),
     ("capture-required", "capture-required"): Say(
         N_("{card} meets two cards on the layout, {layout}: say which of them it takes")
     ),
     ("capture-not-allowed", "not-on-layout"): Say(N_("{card} is not one of the two cards it could take: {layout}")),
-    ("capture-not-allowed", "no-choice"): Say(N_("{played} has no choice of capture, so naming {card} is not allowed")),
+    ("capture-not-allowed", "no-choice"): Say(
+        N_(
+            "{played} leaves nothing to choose: a capture is named only when the card meets two cards of its month "
+            "on the layout, so {card} cannot be named"
+        )
+    ),
     ("capture-not-allowed", "draw-on-own-month"): Say(
         N_("The flipped {drawn} falls on the month of the card just played: there is no choice to make")
     ),
@@ -225,6 +277,11 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         N_("{player} calls go on their last turn, where only stop is possible")
     ),
     ("call-not-allowed", "no-call-due"): Say(N_("{player} calls, but no go or stop is due")),
+    ("call-not-allowed", "stop-not-above-go"): plural(
+        "{player} called go once, so a stop needs more points than the go: at least {least}, not {points}",
+        "{player} called go {n} times, so a stop needs more points than the last go: at least {least}, not {points}",
+        "go_count",
+    ),
     ("shake-not-allowed", "shake-off"): Say(N_("These rules do not allow shaking")),
     ("shake-not-allowed", "not-three-of-a-month"): Say(N_("A shake shows three cards of one month, not {cards}")),
     ("shake-not-allowed", "plays-another"): Say(N_("{player} shakes {cards} but plays {card}")),
@@ -247,8 +304,11 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
 }
 
 
-def title(w: Words, key: type[GoStopError] | str) -> str:
-    """A problem's title: by the engine error's family, or by the service's code."""
+def title(w: Words, key: type[GoStopError] | str, code: str | None = None) -> str:
+    """A problem's title: by the code where it has a title of its own, else by the engine error's family, or by
+    the service's code."""
+    if code in CODE_TITLES:
+        return w.say(CODE_TITLES[code])
     if isinstance(key, type):
         key = next(family for family in key.__mro__ if family in TITLES)
     return w.say(TITLES[key])
@@ -257,7 +317,11 @@ def title(w: Words, key: type[GoStopError] | str) -> str:
 def detail(w: Words, err: GoStopError) -> str:
     """The sentence of an engine refusal, its facts named as players name them."""
     sentence = REFUSALS.get((err.code, err.why)) or REFUSALS[(err.code, err.code)]
-    return say(w, sentence, err.params)
+    facts: Facts = err.params
+    seen = facts.get("seen")
+    if isinstance(seen, Place):  # where a card was seen decides the sentence
+        facts = {**facts, "seen_kind": seen.kind, "owner": seen.player or "", "seen_since": seen.move_index}
+    return say(w, sentence, facts)
 
 
 def http_detail(w: Words, code: str, why: str | None = None, **facts: Any) -> str:
