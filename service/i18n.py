@@ -54,7 +54,15 @@ def N_(message: str) -> str:
 # A particle, by either of its forms: (after a final consonant, after a vowel).
 _PARTICLES = {
     form: pair
-    for pair in (("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"), ("으로", "로"), ("이에요", "예요"), ("이라", "라"))
+    for pair in (
+        ("은", "는"),
+        ("이", "가"),
+        ("을", "를"),
+        ("과", "와"),
+        ("으로", "로"),
+        ("이에요", "예요"),
+        ("이라", "라"),
+    )
     for form in pair
 }
 # How Latin letters and digits end when read aloud in Korean: with a final consonant (and which), or not.

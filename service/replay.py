@@ -251,7 +251,11 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
         out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake), state.rules)
         go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1
         gobak = state.rules.gobak
-        out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats))}
+        out["if_go"] = {
+            "go_count": go_count,
+            "gobak": gobak,
+            "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats)),
+        }
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
     return out

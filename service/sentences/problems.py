@@ -55,7 +55,9 @@ def _twin_in_play(facts: Facts) -> bool:
 
 def _seen(kind: str, since: bool | None = None) -> Callable[[Facts], bool]:
     """Whether the card was seen in a place of this kind (and, for ``since``, from a known move or the deal)."""
-    return lambda facts: facts.get("seen_kind") == kind and (since is None or (facts["seen_since"] is not None) == since)
+    return lambda facts: (
+        facts.get("seen_kind") == kind and (since is None or (facts["seen_since"] is not None) == since)
+    )
 
 
 TITLES: Mapping[type[GoStopError] | str, str] = {

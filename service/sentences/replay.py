@@ -16,7 +16,16 @@ from engine import Event, EventType, InstantPayment
 from ..i18n import N_, Words
 from .saying import Facts, Say, plural, reading, say
 
-__all__ = ["EVENTS", "IF_GO", "IF_GO_TWO", "INSTANT_PAYMENTS", "SPARED", "event_detail", "if_go_reason", "instant_reason"]
+__all__ = [
+    "EVENTS",
+    "IF_GO",
+    "IF_GO_TWO",
+    "INSTANT_PAYMENTS",
+    "SPARED",
+    "event_detail",
+    "if_go_reason",
+    "instant_reason",
+]
 
 Sentence = Say | Sequence[Say]
 

@@ -28,6 +28,7 @@ def _capped(facts: Facts) -> bool:
     cap = facts.get("cap") or 0
     return bool(cap) and facts["multiplier"] ** facts["streak"] > cap
 
+
 CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("go", "more-than-three"): (
         _NO_GO,
