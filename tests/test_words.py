@@ -308,3 +308,23 @@ def test_t3_one_point_and_one_junk_unit_are_singular(client):
     assert "5 ribbons: 1 point" in en["explanation"]
     body = two({"captured": [*EIGHT, *JUNK[:10]]}, {"captured": ["nov-bright", "nov-junk-1"]})
     assert "B has 1 junk unit (7 or fewer is pibak)" in reason(post(client, "/v1/settle", body, "en"), "pibak")
+
+
+def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
+    import re
+
+    from service.i18n import LANGUAGES
+    from service.sentences import rule
+
+    book = (ROOT / "docs" / "RULES.ko.md").read_text(encoding="utf-8")
+    page = (ROOT / "service" / "web" / "js" / "words.js").read_text(encoding="utf-8")
+    sections = re.split(r"^### ", book, flags=re.M)
+    for number in ("4.2", "4.3"):  # the redeal is 파투, as the answers say it
+        (section,) = [s for s in sections if s.startswith(number)]
+        assert "파투" in section
+    assert "| 나가리 배수 |" in book and "나가리 다음 판 |" not in book
+    assert "첫 따닥" not in book and "첫 따닥" not in page
+    ko = LANGUAGES["ko"]
+    for name in ("nagari", "go", "empty-loser"):
+        said = rule(ko, name)
+        assert f'"{name}": "{said}"' in page or f'{name}: "{said}"' in page, (name, said)
