@@ -147,7 +147,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("duplicate-card", "in-two-places"): Say(N_("{card} is in two places: {first} and {place}")),
     ("bonus-not-in-play", "bonus-not-in-play"): (
-        Say(N_("These rules play one 2-junk bonus card, not a second one"), when=_twin_in_play),
+        Say(N_("These rules play one 2-junk bonus card: a second {card} is left out of the deck"), when=_twin_in_play),
         Say(N_("{card} is a bonus card these rules leave out of the deck")),
     ),
     # hands
@@ -190,7 +190,12 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-deal", "listed-twice"): Say(N_("The deal cannot be: {card} is dealt twice ({place})")),
     ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
     ("bad-deal", "bonus-not-in-play"): (
-        Say(N_("The deal cannot be: these rules play one 2-junk bonus card, not a second one"), when=_twin_in_play),
+        Say(
+            N_(
+                "The deal cannot be: these rules play one 2-junk bonus card, and a second {card} is left out of the deck"
+            ),
+            when=_twin_in_play,
+        ),
         Say(N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")),
     ),
     ("bad-deal", "stock-size"): Say(N_("The deal cannot be: the stock has {count} cards, not {expected}")),

@@ -33,9 +33,9 @@ ITEMS: Mapping[Combination, Say | Sequence[Say]] = {
     Combination.BRIGHTS: (
         Say(N_("three brights with the rain bright: 2 points"), when=lambda f: f["brights"] == 3 and f["rain"]),
         # the table names them by count, as one word: 삼광, 사광, 오광
-        Say(N_("three brights: {points} points"), when=_brights(3)),
-        Say(N_("four brights: {points} points"), when=_brights(4)),
-        Say(N_("five brights: {points} points"), when=_brights(5)),
+        Say(N_("3 brights: {points} points"), when=_brights(3)),
+        Say(N_("4 brights: {points} points"), when=_brights(4)),
+        Say(N_("5 brights: {points} points"), when=_brights(5)),
         plural("{n} bright: {points} points", "{n} brights: {points} points", "brights"),
     ),
     Combination.ANIMALS: (
