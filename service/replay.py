@@ -154,6 +154,15 @@ class EventOut(Strict):
     reason = fields.String(metadata={"description": "nagari or redeal at the deal: floor-four or multiple-chongtong"})
     players = fields.List(fields.String())
     sep_animal_as = Named("CupPlacement")
+    spared = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(validate=validate.OneOf(["cup-only", "no-junk", "last-turn"])),
+        metadata={
+            "description": "an event that steals (RULES.md 6) and took nothing from someone: per player (or all) "
+            "why: cup-only (the cup is never taken), no-junk, last-turn (no_steal_on_last_turn)",
+            "example": {"B": "cup-only"},
+        },
+    )
 
 
 class InstantPaymentOut(Strict):

@@ -240,9 +240,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             number="seen_since",
             when=_seen("layout", since=True),
         ),
-        Say(N_("{card} has been among {owner}'s captures since the deal"), when=_seen("captured", since=False)),
+        Say(N_("{card} is already among {owner}'s captures (seen since the deal)"), when=_seen("captured", since=False)),
         reading(
-            N_("{card} is already among {owner}'s captures (since move number {number})"),
+            N_("{card} is already among {owner}'s captures (seen since move number {number})"),
             number="seen_since",
             when=_seen("captured", since=True),
         ),
