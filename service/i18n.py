@@ -9,7 +9,8 @@ is adding its file (README, "Adding a language"). ``make messages`` re-extracts 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
 ``{player:는}``, and ``fit`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
-with thousands separators, and ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장). Each sentence is read once into a ``Template``; saying it only fills it in.
+with thousands separators, and ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장).
+Each sentence is read once into a ``Template``; saying it only fills it in.
 """
 
 from __future__ import annotations
@@ -99,9 +100,7 @@ def _closed_latin(word: str) -> bool:
     last, body = w[-1], w[:-1]
     if last not in "bkpt":
         return False
-    if last == "k" and body.endswith("c"):  # Jack, Nick
-        body = body[:-1]
-    elif body.endswith(last):  # Matt, Robb
+    if (last == "k" and body.endswith("c")) or body.endswith(last):  # Jack, Nick; Matt, Robb
         body = body[:-1]
     return len(body) >= 2 and body[-1] in _VOWELS and body[-2] not in _VOWELS
 

@@ -286,7 +286,7 @@ def test_u13_a_dealt_stack_is_not_a_ppuk_in_its_steal():
 
 def test_u14_money_in_won_and_requests_in_seyo(client):
     body = two({"captured": EIGHT}, {"captured": SAFE_B}, stake=100)
-    en, ko = both(client, "/v1/settle", body)
+    ko = post(client, "/v1/settle", body, "ko")
     assert ko["explanation"][-1].endswith("(점당 100원, 모두 800원)")
     refusal = post(client, "/v1/replay", game("error-draw-required-2p-hidden"), "ko")
     assert "주십시오" not in refusal["detail"] and refusal["detail"].endswith("주세요")

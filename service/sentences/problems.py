@@ -192,7 +192,8 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-deal", "bonus-not-in-play"): (
         Say(
             N_(
-                "The deal cannot be: these rules play one 2-junk bonus card, and a second {card} is left out of the deck"
+                "The deal cannot be: these rules play one 2-junk bonus card, and a second {card} is left out of the "
+                "deck"
             ),
             when=_twin_in_play,
         ),
@@ -240,7 +241,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             number="seen_since",
             when=_seen("layout", since=True),
         ),
-        Say(N_("{card} is already among {owner}'s captures (seen since the deal)"), when=_seen("captured", since=False)),
+        Say(
+            N_("{card} is already among {owner}'s captures (seen since the deal)"), when=_seen("captured", since=False)
+        ),
         reading(
             N_("{card} is already among {owner}'s captures (seen since move number {number})"),
             number="seen_since",
@@ -314,7 +317,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
 def title(w: Words, key: type[GoStopError] | str, code: str | None = None) -> str:
     """A problem's title: by the code where it has a title of its own, else by the engine error's family, or by
     the service's code."""
-    if code in CODE_TITLES:
+    if code is not None and code in CODE_TITLES:
         return w.say(CODE_TITLES[code])
     if isinstance(key, type):
         key = next(family for family in key.__mro__ if family in TITLES)
