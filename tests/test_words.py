@@ -330,3 +330,13 @@ def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
     for name in ("nagari", "go", "empty-loser"):
         said = rule(ko, name)
         assert f'"{name}": "{said}"' in page or f'{name}: "{said}"' in page, (name, said)
+
+
+def test_every_game_log_is_answered_in_both_languages_without_a_server_error(client):
+    # a check or a refusal with no sentence was a 500 (the two-card bomb's check, the stop after a go)
+    from tests.conftest import GAME_LOGS
+
+    for path in GAME_LOGS:
+        body = json.loads(path.read_text(encoding="utf-8"))["request"]
+        for lang in ("en", "ko"):
+            assert post(client, "/v1/replay", body, lang)["status"] < 500, (path.stem, lang)

@@ -54,6 +54,10 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         "{winner} bombed once: ×{multiplier} per bomb", "{winner} bombed {n} times: ×{multiplier} per bomb", "bombs"
     ),
     ("bomb", "no-bomb"): Say(N_("{winner} did not bomb")),
+    # RULES.md 5.5: a two-card bomb doubles only where the table counts it as a bomb (it was a 500: no sentence)
+    ("bomb", "two-card-no-multiplier"): Say(
+        N_("{winner} made only two-card bombs, which these rules do not count for the bomb multiplier")
+    ),
     ("meongtta", "enough-animals"): (
         reading(
             N_("{winner} has {n} animals, the cup counted as one: at least {threshold} (meongtta)"),
