@@ -396,7 +396,14 @@ class RuleSet:
         if unused:
             card = next(iter(CardSet.from_mask(unused)))
             player = owner.player if owner else None
-            raise CardError("bonus-not-in-play", card=card.id, player=player, place=owner, preset=self.preset)
+            raise CardError(
+                "bonus-not-in-play",
+                card=card.id,
+                player=player,
+                place=owner,
+                preset=self.preset,
+                bonus_cards=list(self.bonus_cards),  # those these rules play: the twin of a 2-junk card may be one
+            )
 
     def check_cup_pin(self, pin: str | None, *, player: str | None = None) -> None:
         """Refuse the cup declared as junk where it is always an animal (HandError ``sep-animal-pin``)."""

@@ -258,7 +258,9 @@ class Table:
                     have ^= low
                     owed -= value
                 value += 1
-            if not taken:
+            if not taken:  # RULES.md 6: nothing to give; the event says why (the cup alone is never taken)
+                why = "cup-only" if have_all & _CUP else "no-junk"
+                self.spare(cause, move_index, victim.id, why)
                 continue
             victim.captured_mask = have_all & ~taken
             taker.captured_mask |= taken
@@ -269,6 +271,17 @@ class Table:
                 )
             else:
                 self.record(move_index, taker.id, STEAL, **{"from": victim.id, "cards": cards, "cause": cause})
+
+    def spare(self, cause: EventType, move_index: int, victim: str | None, why: str) -> None:
+        """Note on the event that would have stolen that it took nothing from ``victim`` (None: from nobody, as on
+        a last turn), and why: ``spared`` maps each victim (or "all") to ``cup-only``, ``no-junk`` or
+        ``last-turn``, so that a steal that did not happen is explained, not silent."""
+        for event in reversed(self.events):
+            if event.move_index != move_index:
+                break
+            if event.type is cause and isinstance(event.data, dict):  # the data recorded here, a dict
+                event.data.setdefault("spared", {})[victim or "all"] = why
+                return
 
     def pay_each(self, payee: Seat, points: int, reason: str, turns: int, move_index: int) -> None:
         """Every opponent pays ``payee`` at once, outside the hand's result (RULES.md 8)."""

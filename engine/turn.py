@@ -19,7 +19,7 @@ from .deal import four_of_a_month
 from .errors import IllegalMoveError
 from .events import EventType
 from .moves import Move
-from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, TwoCardBomb
+from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, RuleSet, TwoCardBomb
 from .table import Seat, Table
 
 __all__ = [
@@ -318,7 +318,7 @@ class _Planner:
         if card.month != BONUS_MONTH:
             raise self.fail("bad-move", card, why="not-a-bonus-card")
         if not rules.deck.mask & card.bit:
-            raise self.fail("bonus-not-in-play", card, preset=rules.preset)
+            raise self.fail("bonus-not-in-play", card, preset=rules.preset, bonus_cards=list(rules.bonus_cards))
         self.take_from_hand((card,), "bonus")
         if rules.bonus_from_hand is BonusFromHand.REPLACE:
             # the stock top goes into the hand, unseen by the others; the hand card played after it may be a
@@ -698,8 +698,17 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
         table.record(i, seat.id, SSEUL)
         stealing.append((SSEUL, rules.steal(SSEUL, last), None))
     for event, units, maker in stealing:
+        if not units and last and _steals_elsewhere(rules, event, maker):
+            table.spare(event, i, None, "last-turn")  # RULES.md 6: no_steal_on_last_turn spares this one
         table.steal(seat, units, event, i, maker)
     return took_any, ppuk, ttadak
+
+
+def _steals_elsewhere(rules: RuleSet, event: EventType, maker: str | None) -> bool:
+    """Whether ``event`` would steal on a turn other than the last (its units spared only on the last)."""
+    if event is STACK_CAPTURE:
+        return rules.steal_stack_units(maker is None, False) > 0
+    return rules.steal(event, False) > 0
 
 
 def _capture(seat: Seat, cards: list[Card]) -> None:
@@ -712,7 +721,10 @@ def _gain_bonus(table: Table, plan: Plan, card: Card, source: str) -> None:
     seat, i = plan.seat, plan.move_index
     seat.captured_mask |= card.bit
     table.record(i, seat.id, BONUS, card=card, source=source)
-    table.steal(seat, table.rules.steal(BONUS, plan.last), BONUS, i)
+    units = table.rules.steal(BONUS, plan.last)
+    if not units and plan.last and table.rules.steal(BONUS, False):
+        table.spare(BONUS, i, None, "last-turn")
+    table.steal(seat, units, BONUS, i)
 
 
 def _take_stack(table: Table, plan: Plan, card: Card) -> tuple[EventType, int, str | None]:

@@ -28,6 +28,7 @@ from engine import (
     LedgerHand,
     Limit,
     Paid,
+    RuleSet,
     evening,
     resolve,
 )
@@ -298,13 +299,13 @@ def _limit_json(w: Words, limit: Limit, paid: Paid) -> dict[str, Any]:
     }
 
 
-def hand_json(w: Words, hand: LedgerHand, stake: int) -> dict[str, Any]:
+def hand_json(w: Words, hand: LedgerHand, stake: int, rules: RuleSet | None = None) -> dict[str, Any]:
     """One hand of the ledger as JSON: its settlement as /v1/settle renders it, and every payment as made."""
     return {
         "index": hand.index,
         "dealer": hand.dealer,
         "carry": carry_json(hand.carry),
-        "settlement": settlement_json(w, hand.settlement, stake=stake),
+        "settlement": settlement_json(w, hand.settlement, rules, stake=stake),
         "instant_payments": [instant_payment_json(w, p, stake) for p in hand.instant_payments],
         "pushed": hand.pushed,
         "paid": [
@@ -324,7 +325,7 @@ def hand_json(w: Words, hand: LedgerHand, stake: int) -> dict[str, Any]:
     }
 
 
-def evening_json(w: Words, ev: Evening) -> dict[str, Any]:
+def evening_json(w: Words, ev: Evening, rules: RuleSet | None = None) -> dict[str, Any]:
     """The ledger as JSON: every hand, the next hand, the standings and the settle-up, with the explanation."""
     first = ev.first_dealer
     return {
@@ -337,7 +338,7 @@ def evening_json(w: Words, ev: Evening) -> dict[str, Any]:
             "months": dict(first.months),
             "rounds": first.rounds,
         },
-        "hands": [hand_json(w, hand, ev.stake) for hand in ev.hands],
+        "hands": [hand_json(w, hand, ev.stake, rules) for hand in ev.hands],
         "next": {"dealer": ev.next.dealer, **carry_json(ev.next.carry)},
         "totals": dict(ev.totals),
         "balances": dict(ev.balances) if ev.balances is not None else None,
@@ -379,7 +380,7 @@ def evening_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         draw=DealerDraw(draw["time"], draw["rounds"]) if draw is not None else None,
         stake=stake,
     )
-    return {**evening_json(w, ledger), **echo(rules)}
+    return {**evening_json(w, ledger, rules), **echo(rules)}
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------

@@ -9,7 +9,8 @@ is adding its file (README, "Adding a language"). ``make messages`` re-extracts 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
 ``{player:는}``, and ``fit`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
-with thousands separators. Each sentence is read once into a ``Template``; saying it only fills it in.
+with thousands separators, and ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장).
+Each sentence is read once into a ``Template``; saying it only fills it in.
 """
 
 from __future__ import annotations
@@ -54,7 +55,15 @@ def N_(message: str) -> str:
 # A particle, by either of its forms: (after a final consonant, after a vowel).
 _PARTICLES = {
     form: pair
-    for pair in (("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"), ("으로", "로"), ("이에요", "예요"))
+    for pair in (
+        ("은", "는"),
+        ("이", "가"),
+        ("을", "를"),
+        ("과", "와"),
+        ("으로", "로"),
+        ("이에요", "예요"),
+        ("이라", "라"),
+    )
     for form in pair
 }
 # How Latin letters and digits end when read aloud in Korean: with a final consonant (and which), or not.
@@ -62,6 +71,9 @@ _FINAL_OF = {
     **dict.fromkeys("LR178", "ㄹ"),
     **dict.fromkeys("MN036", "ㅁ"),  # 엠, 엔, 영, 삼, 육: a final consonant other than ㄹ
 }
+_VOWELS = frozenset("aeiouy")
+# A small count before a counter (번, 장, 판), as the table says it: 한 번, 두 장; larger ones stay in digits.
+_NATIVE = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 
 
 @lru_cache(maxsize=4096)  # the words a sentence names repeat: players, cards, months
@@ -71,7 +83,26 @@ def fit(word: str, spec: str) -> str:
     number with thousands separators (4,400)."""
     if spec == "," and word.isdigit():
         return f"{int(word):,}"
+    if spec == "한" and word.isdigit():
+        return _NATIVE[int(word)] if 0 < int(word) < len(_NATIVE) else word
     return word + _particle(word, spec)
+
+
+def _closed_latin(word: str) -> bool:
+    """Whether a Latin name is read in Korean with a final consonant although its last letter is not one that
+    ``_FINAL_OF`` knows: -ng (Kang, 강), and b, k, p, t after a single short vowel (Bob 밥, Jack 잭, Pat 팻,
+    Matt 맷), which Korean closes; Kate, Bert and Mike end in a vowel (케이트, 버트, 마이크)."""
+    w = word.lower()
+    if not w.isascii() or not w.isalpha():
+        return False
+    if w.endswith("ng"):
+        return True
+    last, body = w[-1], w[:-1]
+    if last not in "bkpt":
+        return False
+    if (last == "k" and body.endswith("c")) or body.endswith(last):  # Jack, Nick; Matt, Robb
+        body = body[:-1]
+    return len(body) >= 2 and body[-1] in _VOWELS and body[-2] not in _VOWELS
 
 
 def _particle(word: str, spec: str) -> str:
@@ -85,7 +116,7 @@ def _particle(word: str, spec: str) -> str:
         has_final = final != 0
     else:
         kind = _FINAL_OF.get(last.upper())
-        has_final, rieul = kind is not None, kind == "ㄹ"
+        has_final, rieul = kind is not None or _closed_latin(word.rstrip(" )")), kind == "ㄹ"
     if pair[0] == "으로":  # a final ㄹ takes 로, like a vowel
         return pair[0] if has_final and not rieul else pair[1]
     return pair[0] if has_final else pair[1]

@@ -130,7 +130,7 @@ def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
     """The problem details of an engine refusal: always 422, with the stable ``code`` and the culprit."""
     body: dict[str, Any] = {
         "type": type_of(err.code),
-        "title": words.title(w, type(err)),
+        "title": words.title(w, type(err), err.code),
         "status": 422,
         "detail": words.detail(w, err),
         "code": err.code,

@@ -214,6 +214,15 @@ class EventOut(Strict):
     )
     players = fields.List(fields.String())
     sep_animal_as = Named("CupPlacement")
+    spared = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(validate=validate.OneOf(["cup-only", "no-junk", "last-turn"])),
+        metadata={
+            "description": "an event that steals (RULES.md 6) and took nothing from someone: per player (or all) "
+            "why: cup-only (the cup is never taken), no-junk, last-turn (no_steal_on_last_turn)",
+            "example": {"B": "cup-only"},
+        },
+    )
 
 
 class InstantPaymentOut(Strict):
@@ -370,10 +379,14 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
         return None
     out: dict[str, Any] = {"player": player, "expects": state.expects}
     if state.expects is Expect.CALL:
-        out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake))
+        out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake), state.rules)
         go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1
         gobak = state.rules.gobak
-        out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak)}
+        out["if_go"] = {
+            "go_count": go_count,
+            "gobak": gobak,
+            "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats)),
+        }
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
     else:
@@ -415,7 +428,7 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
         "events": events_json(w, state.events),
         "instant_payments": [instant_payment_json(w, p, stake) for p in state.instant_payments],
         "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
-        "settlement": settlement_json(w, r.settlement, stake=stake) if r.settlement is not None else None,
+        "settlement": settlement_json(w, r.settlement, state.rules, stake=stake) if r.settlement is not None else None,
     }
     sitter = state.sit_out
     if sitter is not None:

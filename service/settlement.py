@@ -22,6 +22,7 @@ from engine import (
     Outcome,
     Payment,
     PlayerHand,
+    RuleSet,
     Sale,
     Settlement,
     read_sit_out,
@@ -218,12 +219,12 @@ class SettleResponse(SettlementOut, Echo):
     pass
 
 
-def _check_json(w: Words, c: Check, p: Payment, s: Settlement) -> dict[str, Any]:
+def _check_json(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | None) -> dict[str, Any]:
     return {
         "rule": c.rule,
         "applied": c.applied,
         "factor": c.factor,
-        "reason": words.check_reason(w, c, p, s),
+        "reason": words.check_reason(w, c, p, s, rules),
         "facts": dict(c.facts),
     }
 
@@ -244,12 +245,15 @@ def sale_json(w: Words, sale: Sale, stake: int) -> dict[str, Any]:
     }
 
 
-def settlement_json(w: Words, s: Settlement, *, stake: int | None = None) -> dict[str, Any]:
+def settlement_json(
+    w: Words, s: Settlement, rules: RuleSet | None = None, *, stake: int | None = None
+) -> dict[str, Any]:
     """A settlement as JSON: every payment with its checks and their reasons, the sale of a fourth's brights, and
-    the explanation. ``stake``: the hand's, where the settlement does not carry it (a nagari's)."""
+    the explanation (the rules it was priced under let the words say what they did: the nagari cap, the loser's
+    cup). ``stake``: the hand's, where the settlement does not carry it (a nagari's)."""
     payments = []
     for p in s.payments:
-        checks = [_check_json(w, c, p, s) for c in p.checks]
+        checks = [_check_json(w, c, p, s, rules) for c in p.checks]
         payments.append(
             {
                 "from": p.payer,
@@ -269,7 +273,7 @@ def settlement_json(w: Words, s: Settlement, *, stake: int | None = None) -> dic
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,
         "payments": payments,
-        "explanation": words.explanation(w, s),
+        "explanation": words.explanation(w, s, rules),
     }
     if s.sale is not None:
         out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake)
@@ -340,7 +344,7 @@ def hand_result(body: Mapping[str, Any]) -> HandResult:
 def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The answer to a validated POST /v1/settle body, in the language of ``w``."""
     rules = resolve(body["rules"], players=len(body["players"]))
-    return {**settlement_json(w, settle(hand_result(body), rules), stake=body["stake"]), **echo(rules)}
+    return {**settlement_json(w, settle(hand_result(body), rules), rules, stake=body["stake"]), **echo(rules)}
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {

@@ -107,7 +107,7 @@ def test_rules_5_and_6_a_dealt_stack_is_taken_whole_and_steals():
     assert "stack of January (pine) dealt on the layout" in event(stack)
     (steal,) = events(r, "steal")
     assert (steal.data["from"], ids(steal.data["cards"]), steal.data["cause"]) == ("B", ["apr-junk-1"], "stack-capture")
-    assert event(steal) == f"A takes {name('apr-junk-1')} from B for the stack capture"
+    assert event(steal) == f"A takes {name('apr-junk-1')} from B for capturing the stack dealt on the layout"
 
 
 # --- RULES.md 5: the flipped card -----------------------------------------------------------------------
@@ -692,7 +692,7 @@ def test_a_card_already_seen_says_where_and_since_when():
     played = [m("A", "jan-junk-1", "nov-junk-1"), m("B", "jan-junk-2", "apr-junk-2")]
     err = illegal([played[0], m("B", "jan-bright", "apr-junk-2")], "card-already-seen", 1)
     assert err.params["seen"] == Place("captured", "A", None)
-    assert detail(err) == f"{name('jan-bright')} has already been seen: in A's captures (seen since the deal)"
+    assert detail(err) == f"{name('jan-bright')} is already among A's captures (seen since the deal)"
     err = illegal([*played[:1], m("B", "nov-junk-1", "apr-junk-2")], "card-already-seen", 1)
     assert err.params["seen"] == Place("layout", None, 0)
-    assert detail(err).endswith("on the layout (seen since move number 1)")
+    assert detail(err).endswith("has been on the layout since move number 1")

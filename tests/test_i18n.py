@@ -17,7 +17,24 @@ from tests.conftest import ROOT
 
 TEMPLATE = LOCALE_DIR / "messages.pot"
 CATALOGS = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"))
-PARTICLES = {"은", "는", "이", "가", "을", "를", "과", "와", "으로", "로", "이에요", "예요", ","}  # "," = 4,400
+PARTICLES = {
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "과",
+    "와",
+    "으로",
+    "로",
+    "이에요",
+    "예요",
+    "이라",
+    "라",
+    ",",
+    "한",
+}  # "," = 4,400; "한" = 한 번
 
 
 def _read(path: Path):

@@ -406,7 +406,7 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
     assert data["status"] == "finished" and data["next"] is None
     pay = data["settlement"]["payments"][0]
     assert pay["amount"] == pay["points"] * 50
-    assert {"rule": "nagari", "factor": 2, "reason": "1 nagari just before this hand"} in pay["factors"]
+    assert {"rule": "nagari", "factor": 2, "reason": "1 nagari hand just before this one: ×2"} in pay["factors"]
 
 
 @pytest.mark.parametrize(
@@ -416,7 +416,7 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
         ({"layout": [*LIVE["deal"]["layout"][:7], "jan-bright"]}, "dealt twice"),
         ({"layout": LIVE["deal"]["layout"], "hands": {"A": ["jan-junk-1"], "B": []}}, "not 10"),
         ({"layout": LIVE["deal"]["layout"], "stock": ["nov-junk-1"]}, "the stock has 1 cards"),
-        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "these rules leave out of the deck"),
+        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "these rules play one 2-junk bonus card, and a second"),
         (
             {"layout": LIVE["deal"]["layout"], "shown": {"C": NOVEMBER}},
             "C, who shows cards at the deal, is not a player",

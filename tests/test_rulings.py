@@ -161,7 +161,7 @@ def test_rules_8_and_9_the_nagari_carry(client):
     body = two({"id": "A", "captured": A_WINS}, {"id": "B", "captured": ["dec-bright"]}, nagari_streak=2)
     en, ko = both(client, body, "nagari")
     assert (en["applied"], en["factor"], en["facts"]) == (True, 4, {"streak": 2, "multiplier": 2, "cap": 0})
-    assert en["reason"] == "2 nagari hands just before this hand"
+    assert en["reason"] == "2 nagari hands just before this one: ×2 each, ×4 in all"
     assert "나가리" in ko["reason"]
 
 
@@ -173,7 +173,7 @@ def test_rules_8_a_shake_and_a_bomb_both_multiply(client):
     for rule, word in (("shake", "흔들"), ("bomb", "폭탄")):
         en, ko = both(client, body, rule)
         assert (en["applied"], en["factor"]) == (True, 2) and word in ko["reason"]
-    assert answer["explanation"][-1] == "B pays A 8 x2 (shake) x2 (bomb) = 32 points"
+    assert answer["explanation"][-1] == "B pays A 8 × 2 (shake) × 2 (bomb) = 32 points"
 
 
 # --- every switched-on rule, once per loser, and the factors make the payment ------------------------------
@@ -202,7 +202,7 @@ def test_a_settlement_explains_itself_line_by_line_in_both_languages(client):
     )
     assert settle(client, body)["explanation"] == [
         "A stops with 9 points and 1 go: 9 + 1 = 10 base points",
-        "B pays A 10 x2 (pibak) x2 (gwangbak) = 40 points (4000 at a stake of 100 a point)",
+        "B pays A 10 × 2 (pibak) × 2 (gwangbak) = 40 points (4,000 at 100 a point)",
     ]
     korean = settle(client, body, "ko")["explanation"]
     assert "피박" in korean[1] and "광박" in korean[1] and "40" in korean[1] and "4,000" in korean[1]

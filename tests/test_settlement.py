@@ -180,7 +180,8 @@ def test_rules_8_pibak_threshold_per_preset(rules, loser_units, pibak):
     pay = result.payments[0]
     assert ("pibak" in rules_of(pay)) is pibak
     if pibak:
-        assert f"B has {loser_units} junk units" in reason(pay.factors[0], pay, result)
+        said = f"B has {loser_units} junk units" if loser_units else "B has no junk at all"
+        assert said in reason(pay.factors[0], pay, result)
 
 
 def test_rules_8_no_pibak_when_the_winner_scores_no_junk():
@@ -297,8 +298,8 @@ def test_rules_8_factors_multiply_and_stake_turns_points_into_money():
     assert rules_of(pay) == {"shake": 2, "pibak": 2, "gwangbak": 2}
     assert (pay.points, pay.amount) == (80, 8000)
     assert (
-        explanation(result)[1] == "B pays A 10 x2 (shake) x2 (pibak) x2 (gwangbak) = 80 points (8000 at a stake "
-        "of 100 a point)"
+        explanation(result)[1] == "B pays A 10 × 2 (shake) × 2 (pibak) × 2 (gwangbak) = 80 points (8,000 at 100 a "
+        "point)"
     )
 
 
@@ -317,7 +318,7 @@ def test_rules_8_three_players_each_loser_has_its_own_factors():
 def test_rules_9_nagari_nobody_pays_and_carries():
     result = settle(hand(p("A", *EIGHT), p("B"), winner=None, outcome="nagari", nagari_streak=1), K2)
     assert (result.outcome, result.winner, result.payments, result.base_points) == ("nagari", None, (), 0)
-    assert "x4" in explanation(result)[-1]
+    assert "×4" in explanation(result)[-1]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ PRESETS: Mapping[str, str] = {
     "korean-2p": N_(
         "Matgo for two as Korean tables play it: bonus cards, double junk, the cup where it scores more and "
         "counted against pibak, shakes and bombs double, gos add a point and double from the third, pibak at 7 "
-        "junk or fewer, gobak x2, first-turn ppuk and ttadak paid at once."
+        "junk or fewer, gobak ×2, first-turn ppuk and ttadak paid at once."
     ),
     "korean-3p": N_(
         "Go-Stop for three with the same table rules: stop from 3 points, three bonus cards, pibak at 5 junk or "

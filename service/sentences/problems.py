@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import CardError, EveningError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
+from engine import CardError, EveningError, GoStopError, HandError, IllegalMoveError, NotationError, Place, RulesError
 
 from ..i18n import N_, Words
 from .saying import Facts, Say, plural, reading, say
@@ -21,6 +21,7 @@ from .saying import Facts, Say, plural, reading, say
 __all__ = [
     "AT_LINE",
     "BOTH_CAPTURED_AND_DECLARED",
+    "CODE_TITLES",
     "FIELD_MESSAGES",
     "FIELD_PATTERNS",
     "HTTP_REFUSALS",
@@ -45,6 +46,22 @@ def _given(fact: str) -> Callable[[Facts], bool]:
     return lambda facts: bool(facts.get(fact))
 
 
+_TWINS = {"bonus-2a": "bonus-2b", "bonus-2b": "bonus-2a"}  # the two 2-junk bonus cards share one name
+
+
+def _twin_in_play(facts: Facts) -> bool:
+    """Whether the card left out is a 2-junk bonus card whose twin these rules play: then its name alone cannot
+    say what is wrong."""
+    return _TWINS.get(str(facts.get("card"))) in (facts.get("bonus_cards") or ())
+
+
+def _seen(kind: str, since: bool | None = None) -> Callable[[Facts], bool]:
+    """Whether the card was seen in a place of this kind (and, for ``since``, from a known move or the deal)."""
+    return lambda facts: (
+        facts.get("seen_kind") == kind and (since is None or (facts["seen_since"] is not None) == since)
+    )
+
+
 TITLES: Mapping[type[GoStopError] | str, str] = {
     RulesError: N_("Invalid rules"),
     CardError: N_("Invalid cards"),
@@ -62,6 +79,15 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     "bad-request": N_("Bad request"),
     "internal-error": N_("Internal server error"),
     "unavailable": N_("Service unavailable"),
+}
+
+# A code whose title is its own, whatever error family raises it: a bad deal is not a move, and a card that
+# does not exist has one name in every endpoint.
+CODE_TITLES: Mapping[str, str] = {
+    "bad-deal": N_("Invalid deal"),
+    "unknown-card": N_("Invalid cards"),
+    "duplicate-card": N_("Invalid cards"),
+    "bonus-not-in-play": N_("Invalid cards"),
 }
 
 # The service's own refusals: (code, why) -> sentence.
@@ -105,7 +131,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("invalid-knob", "not-an-int"): Say(N_("The value of {knob} must be a whole number, not {value}")),
     ("invalid-knob", "below-minimum"): Say(N_("The value of {knob} cannot be below {minimum} ({value} was given)")),
     ("invalid-knob", "above-maximum"): Say(N_("The value of {knob} cannot be above {maximum} ({value} was given)")),
-    ("invalid-knob", "not-a-choice"): Say(N_("The value of {knob} cannot be {value}")),
+    ("invalid-knob", "not-a-choice"): (
+        Say(N_("{value} is not a choice for {knob} (the choices: {choices})"), when=_given("choices")),
+        Say(N_("The value of {knob} cannot be {value}")),
+    ),
     ("invalid-knob", "not-a-list"): Say(N_("The value of {knob} must be a list, not {value}")),
     ("invalid-knob", "too-many"): Say(N_("The value of {knob} holds at most {maximum} values")),
     ("invalid-knob", "listed-twice"): Say(N_("The value of {knob} lists a value twice")),
@@ -118,7 +147,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     # cards
     ("unknown-card", "unknown-card"): (
-        Say(N_("{card}, {field} of {player}'s move, is not a card"), when=_given("field")),
+        Say(N_("{player}'s move gives {card} as {field}, which is not a card"), when=_given("field")),
         Say(N_("{card} ({place}) is not a card"), when=_given("place")),
         Say(N_("{card} is not a card")),
     ),
@@ -127,7 +156,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         Say(N_("{card} is listed twice")),
     ),
     ("duplicate-card", "in-two-places"): Say(N_("{card} is in two places: {first} and {place}")),
-    ("bonus-not-in-play", "bonus-not-in-play"): Say(N_("{card} is a bonus card these rules leave out of the deck")),
+    ("bonus-not-in-play", "bonus-not-in-play"): (
+        Say(N_("These rules play one 2-junk bonus card: a second {card} is left out of the deck"), when=_twin_in_play),
+        Say(N_("{card} is a bonus card these rules leave out of the deck")),
+    ),
     # hands
     ("player-count", "player-count"): Say(N_("These rules are for {players} players, not {given}")),
     ("duplicate-player", "duplicate-player"): Say(N_("Two players are called {player}")),
@@ -202,8 +234,15 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("bad-deal", "listed-twice"): Say(N_("The deal cannot be: {card} is dealt twice ({place})")),
     ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
-    ("bad-deal", "bonus-not-in-play"): Say(
-        N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")
+    ("bad-deal", "bonus-not-in-play"): (
+        Say(
+            N_(
+                "The deal cannot be: these rules play one 2-junk bonus card, and a second {card} is left out of the "
+                "deck"
+            ),
+            when=_twin_in_play,
+        ),
+        Say(N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")),
     ),
     ("bad-deal", "off"): Say(N_("The deal cannot be: {player} sits out, but these rules seat no fourth person")),
     ("bad-deal", "is-playing"): Say(N_("The deal cannot be: {player} sits out, but is also one of the players")),
@@ -259,13 +298,36 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("card-not-in-hand", "cannot-hold"): Say(N_("{player} cannot hold all of {cards}")),
     ("card-already-seen", "card-already-seen"): (
         Say(N_("{card} was already turned up in this turn"), when=_given("this_turn")),
+        Say(N_("{card} has lain on the layout since the deal"), when=_seen("layout", since=False)),
+        reading(
+            N_("{card} has been on the layout since move number {number}"),
+            number="seen_since",
+            when=_seen("layout", since=True),
+        ),
+        Say(
+            N_("{card} is already among {owner}'s captures (seen since the deal)"), when=_seen("captured", since=False)
+        ),
+        reading(
+            N_("{card} is already among {owner}'s captures (seen since move number {number})"),
+            number="seen_since",
+            when=_seen("captured", since=True),
+        ),
+        Say(N_("{card} has already been played"), when=_seen("played")),
+        Say(N_("{card} is in {owner}'s hand: {owner} showed it"), when=_seen("shown")),
+        Say(N_("{card} is in {owner}'s hand"), when=_seen("hand")),
+        Say(N_("{card} is still in the stock"), when=_seen("stock")),
         Say(N_("{card} has already been seen: {seen}")),
     ),
     ("capture-required", "capture-required"): Say(
         N_("{card} meets two cards on the layout, {layout}: say which of them it takes")
     ),
     ("capture-not-allowed", "not-on-layout"): Say(N_("{card} is not one of the two cards it could take: {layout}")),
-    ("capture-not-allowed", "no-choice"): Say(N_("{played} has no choice of capture, so naming {card} is not allowed")),
+    ("capture-not-allowed", "no-choice"): Say(
+        N_(
+            "{played} leaves nothing to choose: a capture is named only when the card meets two cards of its month "
+            "on the layout, so {card} cannot be named"
+        )
+    ),
     ("capture-not-allowed", "draw-on-own-month"): Say(
         N_("The flipped {drawn} falls on the month of the card just played: there is no choice to make")
     ),
@@ -288,11 +350,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         N_("{player} calls go on their last turn, where only stop is possible")
     ),
     ("call-not-allowed", "no-call-due"): Say(N_("{player} calls, but no go or stop is due")),
-    ("call-not-allowed", "stop-not-above-go"): Say(
-        N_(
-            "{player} cannot stop at {points} points with a go count of {go_count}: each call needs more points "
-            "than the one before, so the stop needs {least} or more"
-        )
+    ("call-not-allowed", "stop-not-above-go"): plural(
+        "{player} called go once, so a stop needs more points than the go: at least {least}, not {points}",
+        "{player} called go {n} times, so a stop needs more points than the last go: at least {least}, not {points}",
+        "go_count",
     ),
     ("shake-not-allowed", "shake-off"): (
         Say(N_("These rules do not allow shaking, so {player} cannot have shaken"), when=_given("shakes")),
@@ -432,8 +493,11 @@ IN_HAND = reading(N_("In hand number {number}: {detail}"), number="hand_index")
 AT_LINE = N_("Line {line}, column {column}: {said}")
 
 
-def title(w: Words, key: type[GoStopError] | str) -> str:
-    """A problem's title: by the engine error's family, or by the service's code."""
+def title(w: Words, key: type[GoStopError] | str, code: str | None = None) -> str:
+    """A problem's title: by the code where it has a title of its own, else by the engine error's family, or by
+    the service's code."""
+    if code is not None and code in CODE_TITLES:
+        return w.say(CODE_TITLES[code])
     if isinstance(key, type):
         key = next(family for family in key.__mro__ if family in TITLES)
     return w.say(TITLES[key])
@@ -441,13 +505,18 @@ def title(w: Words, key: type[GoStopError] | str) -> str:
 
 def detail(w: Words, err: GoStopError) -> str:
     """The sentence of an engine refusal, its facts named as players name them; one found in a text log starts
-    with its line and column. A notation error that is a refusal of what the text says (the rules tag, words
-    that make no move) is said as that refusal (its ``error`` and ``error_why``)."""
+    with its line and column, one in a hand of an evening with that hand. A notation error that is a refusal of
+    what the text says (the rules tag, words that make no move) is said as that refusal (its ``error`` and
+    ``error_why``)."""
     code, why = err.code, err.why
     if isinstance(err, NotationError) and why in ("rules", "move"):
         code, why = str(err.params.get("error")), str(err.params.get("error_why"))
     sentence = REFUSALS.get((code, why)) or REFUSALS.get((code, code)) or REFUSALS[(err.code, err.code)]
-    said = say(w, sentence, err.params)
+    facts: Facts = err.params
+    seen = facts.get("seen")
+    if isinstance(seen, Place):  # where a card was seen decides the sentence
+        facts = {**facts, "seen_kind": seen.kind, "owner": seen.player or "", "seen_since": seen.move_index}
+    said = say(w, sentence, facts)
     if "line" in err.params:
         return w.say(AT_LINE, line=err.params["line"], column=err.params.get("column", 1), said=said)
     if "hand_index" in err.params:  # found in a hand of an evening: which one, counted from 1 as a table counts

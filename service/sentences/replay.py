@@ -19,8 +19,10 @@ from .saying import Facts, Say, plural, reading, say
 __all__ = [
     "EVENTS",
     "IF_GO",
+    "IF_GO_TWO",
     "INSTANT_PAYMENTS",
     "SIT_OUT",
+    "SPARED",
     "event_detail",
     "if_go_reason",
     "instant_reason",
@@ -84,8 +86,9 @@ EVENTS: Mapping[EventType, Sentence] = {
         Say(N_("{player} flips {card} from the stock and keeps it")),
     ),
     EventType.STEAL: (
+        # a stack dealt on the layout was nobody's ppuk: its steal is not "for the stack capture" of a ppuk
         reading(
-            N_("{player} takes {cards} from {victim} for taking the stack dealt on the layout"),
+            N_("{player} takes {cards} from {victim} for capturing the stack dealt on the layout"),
             victim="from",
             when=lambda f: f.get("cause") == EventType.STACK_CAPTURE and "maker" in f and f["maker"] is None,
         ),
@@ -141,11 +144,25 @@ EVENTS: Mapping[EventType, Sentence] = {
 }
 
 
+# A steal that did not happen (the event's ``spared``, by victim or "all"): the table asks "쪽인데 피는?"
+SPARED: Mapping[str, Say] = {
+    "last-turn": Say(N_("It is the last turn, so {cause} steals no junk")),
+    "cup-only": Say(N_("{victim} holds no junk but the cup, which is never taken, so gives none")),
+    "no-junk": Say(N_("{victim} has no junk to give")),
+}
+
+
 def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
-    """What an event means, in a sentence. ``after_chok``: a sseul in the turn of a chok, which can only be a chok
-    on a layout empty when the turn began, counted as a sseul (``chok_sseul``, RULES.md 5.3)."""
+    """What an event means, in a sentence (and, where it stole nothing from someone, why). ``after_chok``: a sseul
+    in the turn of a chok, which can only be a chok on a layout empty when the turn began, counted as a sseul
+    (``chok_sseul``, RULES.md 5.3)."""
     facts: Facts = {**e.data, "player": e.player or "", "after_chok": after_chok}
-    return say(w, EVENTS[e.type], facts)
+    said = say(w, EVENTS[e.type], facts)
+    spared = e.data.get("spared")
+    if not spared:
+        return said
+    why = [say(w, SPARED[reason], {"victim": victim, "cause": e.type}) for victim, reason in spared.items()]
+    return ". ".join([said, *why])
 
 
 INSTANT_PAYMENTS: Mapping[str, Sentence] = {
@@ -163,34 +180,55 @@ def instant_reason(w: Words, p: InstantPayment) -> str:
     return say(w, INSTANT_PAYMENTS[p.reason], {"turns": p.turns})
 
 
-# What a go risks (API.md v1.1 ``next.if_go``), by the rule set's gobak; any other is "as any loser does".
+# What a go risks (API.md v1.1 ``next.if_go``), by the rule set's gobak; any other is "as any loser does". With
+# two players the only winner who can overtake is the opponent, and there is nobody else's share to pay.
 IF_GO: Mapping[str, Say] = {
     "double": plural(
-        "After go number {n}, if another player wins, {player} pays double (gobak)",
-        "After go number {n}, if another player wins, {player} pays double (gobak)",
+        "After a first go, if another player wins, {player} pays double (gobak)",
+        "After {n} gos, if another player wins, {player} pays double (gobak)",
         "go_count",
     ),
     "pays-all-double": plural(
-        "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
-        "After go number {n}, if another player wins, {player} pays every loser's share, doubled (gobak)",
+        "After a first go, if another player wins, {player} pays every loser's share, doubled (gobak)",
+        "After {n} gos, if another player wins, {player} pays every loser's share, doubled (gobak)",
         "go_count",
     ),
     "pays-all": plural(
-        "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
-        "After go number {n}, if another player wins, {player} pays for every loser (gobak)",
+        "After a first go, if another player wins, {player} pays for every loser (gobak)",
+        "After {n} gos, if another player wins, {player} pays for every loser (gobak)",
         "go_count",
     ),
     "none": plural(
-        "After go number {n}, if another player wins, {player} pays as any loser does",
-        "After go number {n}, if another player wins, {player} pays as any loser does",
+        "After a first go, if another player wins, {player} pays as any loser does",
+        "After {n} gos, if another player wins, {player} pays as any loser does",
+        "go_count",
+    ),
+}
+_DOUBLE_TWO = plural(
+    "After a first go, if the opponent wins, {player} pays double (gobak)",
+    "After {n} gos, if the opponent wins, {player} pays double (gobak)",
+    "go_count",
+)
+IF_GO_TWO: Mapping[str, Say] = {
+    "double": _DOUBLE_TWO,
+    "pays-all-double": _DOUBLE_TWO,
+    "pays-all": plural(
+        "After a first go, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",
+        "After {n} gos, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",
+        "go_count",
+    ),
+    "none": plural(
+        "After a first go, if the opponent wins, {player} pays as any loser does",
+        "After {n} gos, if the opponent wins, {player} pays as any loser does",
         "go_count",
     ),
 }
 
 
-def if_go_reason(w: Words, player: str, go_count: int, gobak: str) -> str:
+def if_go_reason(w: Words, player: str, go_count: int, gobak: str, players: int = 3) -> str:
     """What a go risks: the go count it makes, and what gobak makes this player pay if another player wins."""
-    return say(w, IF_GO.get(gobak, IF_GO["none"]), {"player": player, "go_count": go_count})
+    table = IF_GO_TWO if players == 2 else IF_GO
+    return say(w, table.get(gobak, table["none"]), {"player": player, "go_count": go_count})
 
 
 # Who sat out at a table of four (RULES.md 4.5), by their seat counted from the dealer.

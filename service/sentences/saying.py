@@ -141,7 +141,7 @@ def _number(w: Words, value: Any) -> Any:
 SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     **dict.fromkeys(("card", "top", "drawn", "played", "paired", "bonus"), _card),
     **dict.fromkeys(("cards", "layout", "flipped", "listed"), _cards),
-    **dict.fromkeys(("players", "covered", "payers", "reachable"), _joined),
+    **dict.fromkeys(("players", "covered", "payers", "reachable", "choices"), _joined),
     "kind": _named(names.COUNTS),
     "month": lambda w, m: w.word(names.MONTHS[m]),
     "rule": _named(names.RULES),

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import Check, Outcome, Payment, Sale, Settlement
+from engine import Check, CupPlacement, Outcome, Payment, RuleSet, Sale, Settlement
 
 from ..i18n import N_, Words
-from .saying import Say, plural, reading, say
+from .saying import Facts, Say, plural, reading, say
 
 __all__ = [
     "CHECKS",
@@ -31,6 +31,13 @@ __all__ = [
 Sentence = Say | Sequence[Say]
 
 _NO_GO = Say(N_("{winner} did not call go"), when=lambda f: not f["go_count"])
+
+
+def _capped(facts: Facts) -> bool:
+    """Whether the nagari cap cut the carry (RULES.md 8: ``nagari_multiplier`` per nagari, up to ``nagari_cap``)."""
+    cap = facts.get("cap") or 0
+    return bool(cap) and facts["multiplier"] ** facts["streak"] > cap
+
 
 CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("go", "more-than-three"): (
@@ -50,35 +57,35 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         ),
     ),
     ("shake", "shook"): plural(
-        "{winner} shook {n} time: x{multiplier} each", "{winner} shook {n} times: x{multiplier} each", "shakes"
+        "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n} times: ×{multiplier} per shake", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
     ("bomb", "bombed"): (
         plural(
-            "{winner} made {n} two-card bomb, which counts as a bomb under these rules: x{multiplier}",
-            "{winner} made {n} two-card bombs, which count as bombs under these rules: x{multiplier} each",
+            "{winner} made a two-card bomb, which counts as a bomb under these rules: ×{multiplier}",
+            "{winner} made {n} two-card bombs, which count as bombs under these rules: ×{multiplier} each",
             "two_card_bombs",
             when=lambda f: bool(f.get("two_card_bombs") and f["counted"] and not f["bombs"]),
         ),
         plural(
-            "{winner} bombed {n} time, and the two-card bombs ({two_card_bombs}) count too: x{multiplier} each",
-            "{winner} bombed {n} times, and the two-card bombs ({two_card_bombs}) count too: x{multiplier} each",
+            "{winner} bombed once, and the two-card bombs ({two_card_bombs}) count too: ×{multiplier} per bomb",
+            "{winner} bombed {n} times, and the two-card bombs ({two_card_bombs}) count too: ×{multiplier} per bomb",
             "bombs",
             when=lambda f: bool(f.get("two_card_bombs") and f["counted"]),
         ),
         plural(
-            "{winner} bombed {n} time: x{multiplier}; two-card bombs do not count under these rules",
-            "{winner} bombed {n} times: x{multiplier} each; two-card bombs do not count under these rules",
+            "{winner} bombed once: ×{multiplier}; two-card bombs do not count under these rules",
+            "{winner} bombed {n} times: ×{multiplier} per bomb; two-card bombs do not count under these rules",
             "bombs",
             when=lambda f: bool(f.get("two_card_bombs")),
         ),
         plural(
-            "{winner} bombed {n} time: x{multiplier} each", "{winner} bombed {n} times: x{multiplier} each", "bombs"
+            "{winner} bombed once: ×{multiplier} per bomb", "{winner} bombed {n} times: ×{multiplier} per bomb", "bombs"
         ),
     ),
     ("bomb", "no-bomb"): Say(N_("{winner} did not bomb")),
     ("bomb", "two-card-no-multiplier"): plural(
-        "{winner} made {n} two-card bomb, which does not double the payment under these rules",
+        "{winner} made a two-card bomb, which does not double the payment under these rules",
         "{winner} made {n} two-card bombs, which do not double the payment under these rules",
         "two_card_bombs",
     ),
@@ -90,14 +97,44 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         ),
         reading(N_("{winner} has {n} animals, at least {threshold} (meongtta)"), n="winner_animals"),
     ),
-    ("meongtta", "too-few-animals"): plural(
-        "{winner} has {n} animal, fewer than the {threshold} of meongtta",
-        "{winner} has {n} animals, fewer than the {threshold} of meongtta",
-        "winner_animals",
+    ("meongtta", "too-few-animals"): (
+        Say(N_("{winner} has no animal, so no meongtta"), when=lambda f: not f["winner_animals"]),
+        plural(
+            "{winner} has {n} animal, fewer than the {threshold} of meongtta",
+            "{winner} has {n} animals, fewer than the {threshold} of meongtta",
+            "winner_animals",
+        ),
     ),
-    ("pibak", "few-junk"): reading(
-        N_("{winner} scores junk and {loser} has {units} junk units ({threshold} or fewer is pibak)"),
-        units="loser_junk_units",
+    ("pibak", "few-junk"): (
+        # the loser holds the cup: say what it was counted as, since that is the loser's first question
+        reading(
+            N_(
+                "{winner} scores junk and {loser} has {units} junk units even with the cup counted as double junk "
+                "({threshold} or fewer is pibak)"
+            ),
+            units="units_with_cup",
+            when=lambda f: f.get("cup") == "tried-as-junk",
+        ),
+        reading(
+            N_(
+                "{winner} scores junk and {loser} has {units} junk units, the cup always an animal under these "
+                "rules ({threshold} or fewer is pibak)"
+            ),
+            units="loser_junk_units",
+            when=lambda f: f.get("cup") == "always-animal",
+        ),
+        Say(
+            N_("{winner} scores junk and {loser} has no junk at all ({threshold} or fewer is pibak)"),
+            when=lambda f: not f["loser_junk_units"],
+        ),
+        Say(
+            N_("{winner} scores junk and {loser} has 1 junk unit ({threshold} or fewer is pibak)"),
+            when=lambda f: f["loser_junk_units"] == 1,
+        ),
+        reading(
+            N_("{winner} scores junk and {loser} has {units} junk units ({threshold} or fewer is pibak)"),
+            units="loser_junk_units",
+        ),
     ),
     ("pibak", "enough-junk"): (
         reading(
@@ -136,10 +173,24 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("gobak", "pays-all"): (
         Say(
             N_("{loser} called go and was overtaken, and as the only loser pays their own share doubled (gobak)"),
-            when=lambda f: not f["covered"] and f["doubled"],
+            when=lambda f: not f["covered"] and f["doubled"] and f["losers"] == 1,
         ),
         Say(
             N_("{loser} called go and was overtaken; as the only loser, {loser} pays their own share (gobak)"),
+            when=lambda f: not f["covered"] and f["losers"] == 1,
+        ),
+        Say(
+            N_(
+                "{loser} called go and was overtaken; no other loser owes anything, so {loser} pays only their own "
+                "share, doubled (gobak)"
+            ),
+            when=lambda f: not f["covered"] and f["doubled"],
+        ),
+        Say(
+            N_(
+                "{loser} called go and was overtaken; no other loser owes anything, so {loser} pays only their own "
+                "share (gobak)"
+            ),
             when=lambda f: not f["covered"],
         ),
         Say(
@@ -158,7 +209,16 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         ),
         Say(N_("{payer} called go and pays {loser}'s share (gobak)")),
     ),
-    ("nagari", "carry"): plural("{n} nagari just before this hand", "{n} nagari hands just before this hand", "streak"),
+    ("nagari", "carry"): (
+        plural(
+            "{n} nagari hand just before this one; the carry is capped at ×{cap}",
+            "{n} nagari hands just before this one; the carry is capped at ×{cap}",
+            "streak",
+            when=_capped,
+        ),
+        Say(N_("1 nagari hand just before this one: ×{factor}"), when=lambda f: f["streak"] == 1),
+        Say(N_("{streak} nagari hands just before this one: ×{multiplier} each, ×{factor} in all")),
+    ),
     ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
     ("push", "pushed"): plural(
         "{n} push waiting for this hand: x2", "{n} pushes in a row waiting for this hand: x2 each", "pushes"
@@ -181,13 +241,21 @@ REASONS: Mapping[str, Sentence] = {
 DECLARED = Say(N_("{reason} (from the counts said at the table, not the cards)"))
 
 
-def check_reason(w: Words, c: Check, p: Payment, s: Settlement) -> str:
-    """Why a rule did or did not apply to one payment, citing its facts; said to rest on declared counts where it
-    does."""
+def check_reason(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | None = None) -> str:
+    """Why a rule did or did not apply to one payment, citing its facts (and, given the rules, what they did
+    with the loser's cup); said to rest on declared counts where it does."""
     sentence = REASONS.get(c.reason) or CHECKS.get((c.rule, c.reason))
     if sentence is None:
         raise KeyError(f"no sentence for the check {c.rule}/{c.reason}")
-    facts: dict[str, Any] = {**c.facts, "winner": s.winner or "", "loser": p.payer, "rule": c.rule}
+    facts: dict[str, Any] = {**c.facts, "winner": s.winner or "", "loser": p.payer, "rule": c.rule, "factor": c.factor}
+    facts["losers"] = len(s.payments)
+    if c.rule == "pibak" and rules is not None and c.facts.get("cup_as") == "animal":
+        # RULES.md 3: the cup is tried as double junk against pibak, or these rules always keep it an animal
+        if rules.sep_animal is CupPlacement.ANIMAL:
+            facts["cup"] = "always-animal"
+        elif rules.sep_animal_protects:
+            facts["cup"] = "tried-as-junk"
+            facts["units_with_cup"] = c.facts["loser_junk_units"] + 2
     if c.rule == "bomb" and c.applied:  # whether two-card bombs made part of the factor (RULES.md 5.5)
         facts["counted"] = c.factor > facts["multiplier"] ** facts["bombs"]
     reason = say(w, sentence, facts)
@@ -241,7 +309,13 @@ NAGARI = (
     ),
     Say(N_("Nagari: the hand has no winner, so nobody pays")),
 )
-CARRY = Say(N_("The next hand's winner is paid x{carry} for the nagari carry"))
+CARRY = (
+    Say(
+        N_("The next hand's winner is paid ×{carry} for the nagari carry (capped at ×{carry})"),
+        when=lambda f: f["capped"],
+    ),
+    Say(N_("The next hand's winner is paid ×{carry} for the nagari carry")),
+)
 INSTANT_WIN = Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent"))
 STOP_AFTER_GOS = plural(
     "{winner} stops with {points} points and {n} go: {sum} = {base} base points",
@@ -252,18 +326,18 @@ STOP = Say(N_("{winner} stops with {points} points: {base} base points"))
 
 PAYS_NOTHING = Say(N_("{payer} pays nothing: {why}"))
 NOTHING_OWED = Say(N_("nothing is owed"))
-FACTOR = Say(N_("x{factor} ({rule})"))
+FACTOR = Say(N_("× {factor} ({rule})"))
 SHARE = Say(N_("+ {points} for {player}"))
 PAYS = (
     Say(
-        N_("{payer} pays {payee} {points} points ({amount} at a stake of {stake} a point)"),
+        N_("{payer} pays {payee} {points} points ({amount:,} at {stake:,} a point)"),
         when=lambda f: f["stake"] != 1,
     ),
     Say(N_("{payer} pays {payee} {points} points")),
 )
 PAYS_SUM = (
     Say(
-        N_("{payer} pays {payee} {sum} = {points} points ({amount} at a stake of {stake} a point)"),
+        N_("{payer} pays {payee} {sum} = {points} points ({amount:,} at {stake:,} a point)"),
         when=lambda f: f["stake"] != 1,
     ),
     Say(N_("{payer} pays {payee} {sum} = {points} points")),
@@ -271,21 +345,23 @@ PAYS_SUM = (
 
 
 def base_sum(s: Settlement) -> str:
-    """The base points as a sum: "8 + 1", "(8 + 3) x 2", "8 x 4"."""
+    """The base points as a sum: "8 + 1", "(8 + 3) × 2", "8 × 4"."""
     total = s.score.total if s.score is not None else 0
     added = f"{total} + {s.gos_added}" if s.gos_added else f"{total}"
     if s.doubling == 1:
         return added
-    return f"({added}) x {s.doubling}" if s.gos_added else f"{added} x {s.doubling}"
+    return f"({added}) × {s.doubling}" if s.gos_added else f"{added} × {s.doubling}"
 
 
-def explanation(w: Words, s: Settlement) -> list[str]:
+def explanation(w: Words, s: Settlement, rules: RuleSet | None = None) -> list[str]:
     """The settlement told line by line: how the base is reached, then what each loser pays and why."""
     sold = [sale_reason(w, s.sale)] if s.sale is not None else []  # paid at the deal, whatever comes of the hand
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
         facts: dict[str, Any] = {"streak": s.nagari_streak, "count": s.nagari_streak + 1, "carry": s.next_carry}
+        # RULES.md 8: the carry is the multiplier per nagari, up to the cap; a capped carry says so
+        facts["capped"] = rules is not None and rules.nagari_multiplier ** (s.nagari_streak + 1) > s.next_carry
         return [say(w, NAGARI, facts), say(w, CARRY, facts), *sold]
     assert s.winner is not None and s.score is not None
     if s.outcome != Outcome.STOP:
@@ -295,16 +371,16 @@ def explanation(w: Words, s: Settlement) -> list[str]:
         first = say(w, STOP_AFTER_GOS, {**facts, "sum": base_sum(s)})
     else:
         first = say(w, STOP, {"winner": s.winner, "points": s.score.total, "base": s.base_points})
-    return [first, *(payment_line(w, p, s) for p in s.payments), *sold]
+    return [first, *(payment_line(w, p, s, rules) for p in s.payments), *sold]
 
 
-def payment_line(w: Words, p: Payment, s: Settlement) -> str:
+def payment_line(w: Words, p: Payment, s: Settlement, rules: RuleSet | None = None) -> str:
     """What one loser pays: the base times each factor, the shares they cover, and the money at the stake."""
     if p.points == 0:
         zero = next((c for c in p.checks if c.applied and c.factor == 0), None)
         if zero is not None and zero.rule == "empty-loser":
-            return check_reason(w, zero, p, s)  # "C captured no card and pays nothing" says it all
-        why = check_reason(w, zero, p, s) if zero else say(w, NOTHING_OWED, {})
+            return check_reason(w, zero, p, s, rules)  # "C captured no card and pays nothing" says it all
+        why = check_reason(w, zero, p, s, rules) if zero else say(w, NOTHING_OWED, {})
         return say(w, PAYS_NOTHING, {"payer": p.payer, "why": why})
     facts: dict[str, Any] = {"payer": p.payer, "payee": p.payee, "points": p.points, "amount": p.amount}
     facts["stake"] = s.stake
@@ -316,6 +392,6 @@ def payment_line(w: Words, p: Payment, s: Settlement) -> str:
         own *= c.factor
     text = " ".join([str(s.base_points), *times])
     if p.covers:
-        shares = ", ".join(say(w, SHARE, {"points": points, "player": player}) for player, points in p.covers)
-        text = f"{text} = {own}, {shares}" if times else f"{text}, {shares}"
+        shares = " ".join(say(w, SHARE, {"points": points, "player": player}) for player, points in p.covers)
+        text = f"{text} = {own} {shares}" if times else f"{text} {shares}"
     return say(w, PAYS_SUM, {**facts, "sum": text})

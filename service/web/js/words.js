@@ -94,7 +94,7 @@ export const WORDS = {
     turn_flip: "{p}: 폭탄 뒤 뒤집기 (손패를 내지 않고 더미만 뒤집기)",
     turn_call: "{p}: 고 또는 스톱",
     turn_shake: "흔들 석 장을 누르세요 (같은 달)",
-    turn_shake_play: "흔든 세 장 중 낸 패를 누르세요",
+    turn_shake_play: "흔든 석 장 중 낸 패를 누르세요",
     turn_bomb: "폭탄: 같은 달 석 장을 누르세요",
     turn_extra_flip: "{p}: 보너스패 다음, 더미에서 한 장 더 뒤집은 패 (낸 패로 칩니다)",
     turn_declare: "국진을 어디에 쓰나요?",

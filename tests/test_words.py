@@ -1,0 +1,342 @@
+"""The words review of December 2026 (shared/reviews/words-2026-12.md, issue 18 item 4): each defect of the
+answers, asked of the service in both languages. A test is named by the review's item (M1, U4, T3...); each
+failed on the words as they were. The rule book's words are held by tests/test_rulebook.py, the page's by
+tests/test_page.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from service.i18n import fit
+from tests.conftest import ROOT
+
+EIGHT = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]  # 3 + 5 points
+JUNK = [f"{m}-junk-{i}" for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul") for i in (1, 2)]
+SAFE_B = ["nov-bright", *JUNK[6:14]]  # a bright and 8 junk: neither gwangbak nor pibak
+
+
+def post(client, path: str, body: Any, lang: str) -> dict[str, Any]:
+    answer = client.post(path, json=body, headers={"Accept-Language": lang})
+    return dict(answer.get_json(), status=answer.status_code)
+
+
+def both(client, path: str, body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    return post(client, path, body, "en"), post(client, path, body, "ko")
+
+
+def game(name: str) -> dict[str, Any]:
+    return json.loads((ROOT / "tests" / "data" / f"{name}.json").read_text(encoding="utf-8"))["request"]
+
+
+def reason(answer: dict[str, Any], rule: str, payer: str = "B") -> str:
+    pay = next(p for p in answer["payments"] if p["from"] == payer)
+    return str(next(c["reason"] for c in pay["checks"] if c["rule"] == rule))
+
+
+def two(a: dict[str, Any], b: dict[str, Any], rules: Any = "korean-2p", **kw: Any) -> dict[str, Any]:
+    return {"rules": rules, "players": [{"id": "A", **a}, {"id": "B", **b}], "winner": "A", **kw}
+
+
+def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
+    # RULES.md 8: nagari_multiplier per nagari, capped by nagari_cap
+    body = two({"captured": EIGHT}, {"captured": SAFE_B}, {"preset": "korean-2p", "nagari_cap": 4}, nagari_streak=3)
+    en, ko = both(client, "/v1/settle", body)
+    nagari = next(c for c in en["payments"][0]["checks"] if c["rule"] == "nagari")
+    assert (nagari["factor"], nagari["facts"]["cap"]) == (4, 4)
+    assert reason(en, "nagari") == "3 nagari hands just before this one; the carry is capped at ×4"
+    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 3판 있었지만, 나가리 배수는 4배까지만 칩니다 (상한)"
+    body = two({"captured": EIGHT}, {"captured": SAFE_B}, {"preset": "korean-2p", "nagari_multiplier": 3})
+    en, ko = both(client, "/v1/settle", {**body, "nagari_streak": 2})
+    assert reason(en, "nagari") == "2 nagari hands just before this one: ×3 each, ×9 in all"
+    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 2판 있었습니다: 3배씩 두 번 = 9배"
+    nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
+    en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
+    assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
+    assert ko["explanation"][-1] == "다음 판은 나가리 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
+
+
+def test_m2_a_pibak_reason_says_what_the_losers_cup_counted_as(client):
+    # RULES.md 3: the loser's cup is tried as double junk against pibak; 5 junk + the cup as 2 is still 7
+    loser = {"captured": ["sep-animal", *JUNK[10:14], "nov-junk-1"], "sep_animal_as": "animal"}
+    en, ko = both(client, "/v1/settle", two({"captured": [*EIGHT, *JUNK[:10]]}, loser))
+    assert "B has 7 junk units even with the cup counted as double junk" in reason(en, "pibak")
+    assert "국진을 쌍피로 쳐도 피가 7장이라 7장 이하입니다" in reason(ko, "pibak")
+    # chips-2p: the cup is always an animal
+    chips = two({"captured": [*EIGHT, *JUNK[:10]]}, {"captured": ["sep-animal", *JUNK[10:13]]}, "chips-2p")
+    en, ko = both(client, "/v1/settle", chips)
+    assert "the cup always an animal under these rules" in reason(en, "pibak")
+    assert "이 규칙에서 국진은 언제나 열끗이라 B는 피가 3장으로 5장 이하입니다" in reason(ko, "pibak")
+
+
+def test_m3_only_a_lone_loser_is_the_only_loser(client):
+    three = {
+        "rules": "korean-3p",
+        "players": [
+            {"id": "A", "captured": EIGHT},
+            {"id": "B", "captured": []},
+            {"id": "C", "captured": ["dec-bright", *JUNK[:8]], "go_count": 1},
+        ],
+        "winner": "A",
+    }
+    en, ko = both(client, "/v1/settle", three)
+    said = reason(en, "gobak", "C")
+    assert "only loser" not in said and "no other loser owes anything, so C pays only their own share" in said
+    assert "대신 낼 다른 사람 몫이 없어 자기 몫만 냅니다" in reason(ko, "gobak", "C")
+
+
+def test_m4_the_second_two_junk_bonus_card_is_named_as_such(client):
+    en, ko = both(client, "/v1/replay", game("error-bonus-not-in-play-2p-hidden"))
+    assert (
+        en["detail"] == "These rules play one 2-junk bonus card: a second Bonus card (2 junk) is left out of the deck"
+    )
+    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 두 번째 보너스 투피는 쓰지 않습니다"
+    # where no 2-junk card is played the card is named as before
+    chips = post(client, "/v1/score", {"rules": "chips-2p", "cards": ["bonus-2b"]}, "en")
+    assert chips["detail"].endswith("is a bonus card these rules leave out of the deck")
+
+
+def test_m5_a_shake_under_rules_without_shakes_is_refused_in_words(client):
+    body = two({"captured": EIGHT, "shakes": 1}, {"captured": SAFE_B}, "basic-2p")
+    en, ko = both(client, "/v1/settle", body)
+    assert (en["status"], en["code"], en["detail"]) == (422, "shake-not-allowed", "These rules do not allow shaking")
+    assert ko["detail"] == "이 규칙에서는 흔들 수 없습니다"
+
+
+def test_m6_a_capture_with_no_choice_does_not_say_nothing_is_taken(client):
+    en, ko = both(client, "/v1/replay", game("error-capture-not-allowed-2p-hidden"))
+    assert "골라 먹을 패가 없으니" not in ko["detail"]
+    assert ko["detail"].startswith("송학 피는 고를 것이 없습니다: 먹을 패는 바닥에 같은 달 패가 두 장 있어")
+    assert en["detail"].startswith("Pine junk leaves nothing to choose: a capture is named only when")
+
+
+def test_m8_a_stop_at_the_go_score_is_refused_in_words(client):
+    # RULES.md 7: after a go at 3, a stop needs more than 3 (it was a 500: no sentence for the refusal)
+    body = {
+        "rules": "korean-3p",
+        "players": [
+            {"id": "A", "captured": EIGHT[:3], "go_count": 1},
+            {"id": "B", "captured": ["nov-bright"]},
+            {"id": "C", "captured": ["dec-bright"]},
+        ],
+        "winner": "A",
+    }
+    en, ko = both(client, "/v1/settle", body)
+    assert (en["status"], en["code"]) == (422, "call-not-allowed")
+    assert en["detail"] == "A called go once, so a stop needs more points than the go: at least 4, not 3"
+    assert ko["detail"].startswith("A는 1고를 한 뒤라 3점으로는 스톱할 수 없습니다")
+
+
+def test_m9_a_steal_that_did_not_happen_says_why(client):
+    # RULES.md 6: the cup is never taken; no steal on the last turn
+    for lang, cup, last in (
+        ("en", "B holds no junk but the cup, which is never taken", "It is the last turn, so the sseul steals no junk"),
+        (
+            "ko",
+            "B에게는 국진밖에 없어 피를 받지 못했습니다 (국진은 뺏지 않음)",
+            "마지막 차례의 쓸이라서 피를 뺏지 않습니다",
+        ),
+    ):
+        chok = post(client, "/v1/replay", game("steal-cheapest-first-cup-never-2p-hidden"), lang)["events"]
+        (event,) = [e for e in chok if e["type"] == "chok" and e["move_index"] == 8]
+        assert cup in event["detail"] and event["spared"] == {"B": "cup-only"}
+        sweep = post(client, "/v1/replay", game("nagari-2p-known"), lang)["events"]
+        (event,) = [e for e in sweep if e["type"] == "sseul" and e["move_index"] == 19]
+        assert last in event["detail"] and event["spared"] == {"all": "last-turn"}
+
+
+def test_m10_the_junk_shortfall_says_where_the_cup_went(client):
+    en, ko = both(
+        client, "/v1/score", {"rules": "korean-2p", "cards": ["sep-animal", *JUNK[:7]], "sep_animal_as": "junk"}
+    )
+    assert en["explanation"] == ["9 junk units, the cup counted as double junk: one more unit scores 1 point"]
+    assert ko["explanation"] == ["피 9장 (국진을 쌍피로 씀): 한 장 더 먹으면 1점"]
+
+
+def test_m11_a_go_at_two_players_risks_no_one_elses_share():
+    from service.i18n import LANGUAGES
+    from service.sentences.replay import if_go_reason
+
+    en, ko = (if_go_reason(LANGUAGES[lang], "B", 1, "pays-all-double", 2) for lang in ("en", "ko"))
+    assert en == "After a first go, if the opponent wins, B pays double (gobak)"
+    assert ko == "1고를 한 뒤 상대가 이기면 B는 두 배로 냅니다 (고박)"
+    assert "독박" not in ko
+
+
+def test_m12_a_bad_deal_is_titled_as_a_deal_and_an_unknown_card_as_cards(client):
+    en, ko = both(client, "/v1/replay", game("error-bad-deal-card-dealt-twice-2p-hidden"))
+    assert (en["title"], ko["title"]) == ("Invalid deal", "잘못된 패 돌리기")
+    en, ko = both(client, "/v1/replay", game("error-unknown-card-2p-hidden"))
+    assert (en["title"], ko["title"]) == ("Invalid cards", "잘못된 패")
+
+
+@pytest.mark.parametrize(("brights", "word"), [(3, "삼광: 3점"), (4, "사광: 4점"), (5, "오광: 15점")])
+def test_u1_brights_are_named_as_the_table_names_them(client, brights, word):
+    cards = ["jan-bright", "mar-bright", "aug-bright", "nov-bright", "dec-bright"][:brights]
+    en, ko = both(client, "/v1/score", {"rules": "korean-2p", "cards": cards})
+    assert ko["explanation"][0] == word
+    assert en["explanation"][0].startswith(f"{brights} brights: ")
+
+
+def test_u2_no_points_yet(client):
+    ko = post(client, "/v1/score", {"rules": "korean-2p", "cards": []}, "ko")
+    assert ko["explanation"] == ["아직 점수가 없습니다"]
+
+
+def three_pays_all() -> dict[str, Any]:
+    return {
+        "rules": "korean-3p",
+        "players": [
+            {"id": "A", "captured": EIGHT},
+            {"id": "B", "captured": ["nov-junk-1"]},
+            {"id": "C", "captured": ["dec-bright", *JUNK[:8]], "go_count": 1},
+        ],
+        "winner": "A",
+    }
+
+
+def test_u3_no_comma_before_a_share(client):
+    en, ko = both(client, "/v1/settle", three_pays_all())
+    assert en["explanation"][-1] == "C pays A 8 + 16 for B = 24 points"
+    assert ko["explanation"][-1] == "C가 A에게 8 + B 몫 16 = 24점을 줍니다"
+
+
+def test_u4_one_multiplication_sign(client):
+    body = two(
+        {"captured": EIGHT, "go_count": 3, "shakes": 1},
+        {"captured": SAFE_B},
+        {"preset": "korean-2p", "target_score": 3},
+    )
+    en, ko = both(client, "/v1/settle", body)
+    for answer in (en, ko):
+        text = " ".join(answer["explanation"])
+        assert "(8 + 3) × 2" in text and "22 × 2 (" in text and " x" not in text
+
+
+def test_u5_none_is_not_zero_cards(client):
+    # chips-2p: a loser with no junk is not spared pibak
+    body = two(
+        {"captured": ["jan-bright", "mar-bright", "aug-bright", *JUNK]}, {"captured": ["nov-bright"]}, "chips-2p"
+    )
+    ko = post(client, "/v1/settle", body, "ko")
+    assert reason(ko, "meongtta") == "A는 열끗이 한 장도 없어 멍따가 아닙니다"
+    assert "피가 한 장도 없습니다" in reason(ko, "pibak") and "0장" not in " ".join(
+        c["reason"] for c in ko["payments"][0]["checks"]
+    )
+
+
+def test_u6_u15_small_counts_read_as_words(client):
+    body = two({"captured": EIGHT, "shakes": 1}, {"captured": SAFE_B})
+    en, ko = both(client, "/v1/settle", body)
+    assert reason(ko, "shake") == "A가 한 번 흔들었습니다: 흔들 때마다 2배"
+    assert reason(en, "shake") == "A shook once: ×2 per shake"
+    assert reason(ko, "gwangbak") == "B는 광박이 아닙니다: 광이 한 장 있습니다"
+    ppuk = next(e for e in post(client, "/v1/replay", game("ja-ppuk-2p-known"), "ko")["events"] if e["type"] == "ppuk")
+    assert "뻑을 한 번 쌌습니다" in ppuk["detail"]
+
+
+def test_u7_a_stop_after_gos_reads_as_a_sentence(client):
+    body = two({"captured": [*EIGHT, "jan-junk-1"], "go_count": 1}, {"captured": SAFE_B})
+    ko = post(client, "/v1/settle", body, "ko")
+    assert ko["explanation"][0] == "A가 1고를 하고 8점에서 스톱했습니다: 8 + 1 = 기본 9점"
+
+
+def test_u8_where_a_seen_card_lies_is_said_as_a_sentence(client):
+    en, ko = both(client, "/v1/replay", game("error-card-already-seen-shaken-card-2p-hidden"))
+    assert ko["detail"] == "홍싸리 열끗은 A가 보여 준 패라 A의 손에 있습니다"
+    assert en["detail"] == "Red clover animal (boar) is in A's hand: A showed it"
+
+
+@pytest.mark.parametrize(
+    ("name", "topic", "subject"),
+    [
+        ("Bob", "Bob은", "Bob이"),
+        ("Jack", "Jack은", "Jack이"),
+        ("Pat", "Pat은", "Pat이"),
+        ("Kang", "Kang은", "Kang이"),
+        ("Kate", "Kate는", "Kate가"),
+        ("Bert", "Bert는", "Bert가"),
+        ("B", "B는", "B가"),
+        ("Tom", "Tom은", "Tom이"),
+    ],
+)
+def test_u9_particles_after_latin_names_as_they_are_read(name, topic, subject):
+    assert (fit(name, "는"), fit(name, "가")) == (topic, subject)
+
+
+def test_u12_first_turn_ttadak_is_one_word(client):
+    ko = client.get("/v1/rules", headers={"Accept-Language": "ko"}).get_json()
+    assert "첫따닥" in json.dumps(ko, ensure_ascii=False) and "첫 따닥" not in json.dumps(ko, ensure_ascii=False)
+
+
+def test_u13_a_dealt_stack_is_not_a_ppuk_in_its_steal():
+    from engine import Event, EventType
+    from service.i18n import LANGUAGES
+    from service.sentences.replay import event_detail
+
+    data = {"from": "B", "cards": ["apr-junk-1"], "cause": EventType.STACK_CAPTURE, "maker": None}
+    steal = Event(3, "A", EventType.STEAL, data)
+    assert event_detail(LANGUAGES["ko"], steal).endswith("(바닥에 깔린 석 장 먹기)")
+    assert "ppuk" not in event_detail(LANGUAGES["en"], steal)
+    own = Event(3, "A", EventType.STEAL, {**data, "maker": "C"})
+    assert event_detail(LANGUAGES["ko"], own).endswith("(뻑 먹기)")
+
+
+def test_u14_money_in_won_and_requests_in_seyo(client):
+    body = two({"captured": EIGHT}, {"captured": SAFE_B}, stake=100)
+    ko = post(client, "/v1/settle", body, "ko")
+    assert ko["explanation"][-1].endswith("(점당 100원, 모두 800원)")
+    refusal = post(client, "/v1/replay", game("error-draw-required-2p-hidden"), "ko")
+    assert "주십시오" not in refusal["detail"] and refusal["detail"].endswith("주세요")
+
+
+def test_u16_english_money_and_choices_read_as_english(client):
+    body = two({"captured": EIGHT}, {"captured": SAFE_B}, stake=1000)
+    assert post(client, "/v1/settle", body, "en")["explanation"][-1].endswith("(8,000 at 1,000 a point)")
+    bad = post(client, "/v1/score", {"rules": {"preset": "korean-2p", "gobak": "triple"}, "cards": []}, "en")
+    assert (
+        bad["detail"]
+        == "'triple' is not a choice for what gobak does (the choices: none, double, pays-all, pays-all-double)"
+    )
+    unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
+    assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"
+
+
+def test_t3_one_point_and_one_junk_unit_are_singular(client):
+    ribbons = ["jan-ribbon", "feb-ribbon", "apr-ribbon", "jun-ribbon", "dec-ribbon"]
+    en = post(client, "/v1/score", {"rules": "korean-2p", "cards": ribbons}, "en")
+    assert "5 ribbons: 1 point" in en["explanation"]
+    body = two({"captured": [*EIGHT, *JUNK[:10]]}, {"captured": ["nov-bright", "nov-junk-1"]})
+    assert "B has 1 junk unit (7 or fewer is pibak)" in reason(post(client, "/v1/settle", body, "en"), "pibak")
+
+
+def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
+    import re
+
+    from service.i18n import LANGUAGES
+    from service.sentences import rule
+
+    book = (ROOT / "docs" / "RULES.ko.md").read_text(encoding="utf-8")
+    page = (ROOT / "service" / "web" / "js" / "words.js").read_text(encoding="utf-8")
+    sections = re.split(r"^### ", book, flags=re.M)
+    for number in ("4.2", "4.3"):  # the redeal is 파투, as the answers say it
+        (section,) = [s for s in sections if s.startswith(number)]
+        assert "파투" in section
+    assert "| 나가리 배수 |" in book and "나가리 다음 판 |" not in book
+    assert "첫 따닥" not in book and "첫 따닥" not in page
+    ko = LANGUAGES["ko"]
+    for name in ("nagari", "go", "empty-loser"):
+        said = rule(ko, name)
+        assert f'"{name}": "{said}"' in page or f'{name}: "{said}"' in page, (name, said)
+
+
+def test_every_game_log_is_answered_in_both_languages_without_a_server_error(client):
+    # a check or a refusal with no sentence was a 500 (the two-card bomb's check, the stop after a go)
+    from tests.conftest import GAME_LOGS
+
+    for path in GAME_LOGS:
+        body = json.loads(path.read_text(encoding="utf-8"))["request"]
+        for lang in ("en", "ko"):
+            assert post(client, "/v1/replay", body, lang)["status"] < 500, (path.stem, lang)
