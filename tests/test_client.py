@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from service import create_app, replay, score, settlement
+from service import create_app, evening, replay, score, settlement
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("client")
@@ -28,8 +28,12 @@ def client_package(tmp_path_factory) -> Iterator[object]:
     generator = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))
     assert generator, "openapi-python-client is a dev dependency (pyproject.toml)"
     config = out.parent / "config.yaml"
-    # the generator reads the YAML document as text, and runs no formatter on what it writes
-    config.write_text("content_type_overrides:\n  application/yaml: text/plain\npost_hooks: []\n")
+    # the generator reads the YAML document as text, sends a text log (text/plain, which it does not know) as
+    # bytes, and runs no formatter on what it writes
+    config.write_text(
+        "content_type_overrides:\n  application/yaml: text/plain\n  text/plain: application/octet-stream\n"
+        "post_hooks: []\n"
+    )
     done = subprocess.run(
         [
             generator,
@@ -88,6 +92,7 @@ def test_every_operation_has_a_named_function(client_package):
         "score_cards",
         "settle_hand",
         "replay_log",
+        "keep_evening",
         "get_health",
         "get_openapi_document",
         "get_openapi_json",
@@ -146,6 +151,10 @@ def test_the_generated_client_calls_every_operation(client_package, live):
         ),
     )
     assert again.base_points == finished.settlement.base_points
+
+    example = evening.EXAMPLES["two-players-push-nagari-all-in"]
+    kept = _op(p, "evening", "keep_evening").sync(client=live, body=_model(p, "EveningRequest").from_dict(example))
+    assert kept.totals.to_dict() == {"A": -3000, "B": 3000} and kept.transfers[0].amount == 3000
 
     assert _op(p, "meta", "get_health").sync(client=live).status == "ok"
     assert _op(p, "meta", "get_openapi_document").sync(client=live).startswith("components:")

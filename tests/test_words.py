@@ -101,8 +101,9 @@ def test_m4_the_second_two_junk_bonus_card_is_named_as_such(client):
 def test_m5_a_shake_under_rules_without_shakes_is_refused_in_words(client):
     body = two({"captured": EIGHT, "shakes": 1}, {"captured": SAFE_B}, "basic-2p")
     en, ko = both(client, "/v1/settle", body)
-    assert (en["status"], en["code"], en["detail"]) == (422, "shake-not-allowed", "These rules do not allow shaking")
-    assert ko["detail"] == "이 규칙에서는 흔들 수 없습니다"
+    assert (en["status"], en["code"]) == (422, "shake-not-allowed")
+    assert en["detail"] == "These rules do not allow shaking, so A cannot have shaken"
+    assert ko["detail"] == "이 규칙에서는 흔들 수 없으니 A가 흔들었을 수 없습니다"
 
 
 def test_m6_a_capture_with_no_choice_does_not_say_nothing_is_taken(client):
