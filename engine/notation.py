@@ -36,7 +36,7 @@ from .errors import IllegalMoveError, NotationError, RulesError
 from .moves import Move
 from .rules import RuleSet, find_rules, resolve
 
-__all__ = ["SPELLINGS", "ParsedLog", "card_code", "format_log", "parse_log", "read_card", "read_log"]
+__all__ = ["SPELLINGS", "ParsedLog", "card_code", "decode_log", "format_log", "parse_log", "read_card", "read_log"]
 
 # --- the cards ---------------------------------------------------------------------------------------------
 
@@ -456,6 +456,16 @@ def _stock(item: Item, out: dict[str, Any]) -> None:
 
 def _extra(item: Item) -> NotationError:
     return _error("unexpected", item.first, token=item.first.text, expected="end-of-move")
+
+
+def decode_log(data: bytes) -> str:
+    """The text of a log sent as bytes: UTF-8, a byte-order mark skipped. Bytes that are not UTF-8 are a text that
+    cannot be read: NotationError (``why`` ``not-utf-8``) at the line and column where they start."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        before = data[: err.start].decode("utf-8-sig")
+        raise NotationError("not-utf-8", line=before.count("\n") + 1, column=len(before) - before.rfind("\n")) from None
 
 
 def read_log(text: str) -> ParsedLog:

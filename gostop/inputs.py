@@ -16,6 +16,9 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from engine import NotationError
+from engine.notation import decode_log
+
 __all__ = ["MAX_INPUT", "InputError", "read_body"]
 
 MAX_INPUT = 1 << 20  # the service takes bodies up to 64 KiB; a file far past that is no request body
@@ -99,10 +102,8 @@ def _from_notation(name: str, data: bytes) -> str:
     """A move log in the text notation, as its text: UTF-8 (a byte-order mark is already gone), sent as it is,
     for the service to read (its refusals name the line and column)."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].decode("utf-8")
-        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        return decode_log(data)
+    except NotationError as err:
         raise InputError(
-            f"{name} is neither JSON nor a text log in UTF-8 (line {line}, column {column} is not UTF-8)"
+            f"{name} is neither JSON nor a text log in UTF-8 (line {err.line}, column {err.column} is not UTF-8)"
         ) from None

@@ -24,7 +24,8 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
-from engine import CARDS, NotationError
+from engine import CARDS
+from engine.notation import decode_log
 
 from .loading import Loader
 from .problems import Refusal
@@ -92,13 +93,7 @@ def _text_body() -> str:
     charset = request.mimetype_params.get("charset", "utf-8").strip().lower()
     if charset not in _UTF8:
         raise Refusal(415, "charset", charset=charset[:40])
-    data = request.get_data(cache=False)  # a body over MAX_CONTENT_LENGTH is refused here (413)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        before = data[: err.start].decode("utf-8-sig")
-        line = before.count("\n") + 1
-        raise NotationError("not-utf-8", line=line, column=len(before) - before.rfind("\n")) from None
+    return decode_log(request.get_data(cache=False))  # a body over MAX_CONTENT_LENGTH is refused here (413)
 
 
 def _sent_without_length() -> bool:

@@ -304,6 +304,6 @@ def test_the_words_are_keyed_by_the_engines_own_names_and_codes():
     assert set(names.OUTCOMES) == set(Outcome)
     assert {code for code, _ in problems.REFUSALS} == set(RULE_CODES)
     source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
-    named = set(re.findall(r'"([a-z]+(?:-[a-z]+)*)"', source))
+    named = set(re.findall(r'"([a-z0-9]+(?:-[a-z0-9]+)*)"', source))
     invented = {why for _, why in problems.REFUSALS if why not in named}
     assert invented == set()
