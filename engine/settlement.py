@@ -266,6 +266,8 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
         if p.two_card_bombs and rules.two_card_bomb is TwoCardBomb.OFF:
             raise HandError("bomb-not-allowed", why="two-card-off", player=p.id)
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
+        if p.declared is not None and p.captured:  # API.md v1.2: the cards, or the counts said of them
+            raise HandError("impossible-counts", why="captured-and-declared", player=p.id)
         # RULES.md 5: a rule set without shakes or bombs has none to count (as a replay refuses them)
         if p.shakes and not rules.allow_shake:
             raise HandError("shake-not-allowed", why="shake-off", player=p.id, shakes=p.shakes)

@@ -13,7 +13,6 @@ from typing import Any
 
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
-from werkzeug.exceptions import UnprocessableEntity
 
 from engine import (
     Check,
@@ -47,7 +46,6 @@ from .schemas import (
     sit_out_field,
 )
 from .score import ScoreOut, score_json
-from .sentences import problems as field_words
 from .sentences import settlement as words
 
 __all__ = [
@@ -294,30 +292,9 @@ def _declared(counts: Mapping[str, Any] | None) -> Declared | None:
     )
 
 
-class _ShapeError(UnprocessableEntity):
-    """A request whose fields are each well formed but not together: answered as a validation error, each field at
-    fault with its message (``service.problems``)."""
-
-    def __init__(self, messages: dict[str, Any]) -> None:
-        super().__init__()
-        self.data = {"messages": {"json": messages}}
-
-
-def _refuse_both(players: list[Mapping[str, Any]]) -> None:
-    """A player gives their captured cards or their counts, not both (API.md v1.2): a request of the wrong shape."""
-    both = {
-        i: {"declared": [field_words.BOTH_CAPTURED_AND_DECLARED]}
-        for i, p in enumerate(players)
-        if p["captured"] is not None and p["declared"] is not None
-    }
-    if both:
-        raise _ShapeError({"players": both})
-
-
 def hand_result(body: Mapping[str, Any]) -> HandResult:
     """The finished hand a validated settle body tells (the body of /v1/settle, or a hand of /v1/evening)."""
     players = body["players"]
-    _refuse_both(players)
     return HandResult(
         players=tuple(
             PlayerHand(

@@ -133,12 +133,15 @@ def test_a_check_resting_on_counts_says_so_in_both_languages(client):
         assert "declared" not in checks["gobak"]["facts"] and mark not in checks["gobak"]["reason"]
 
 
-def test_captured_and_declared_at_once_is_a_validation_error(client):
+def test_captured_and_declared_at_once_is_refused_naming_the_player(client):
+    """API.md v1.2: a player gives the cards or the counts; both at once is refused by the rules (the request's
+    shape is valid: schema-valid data is never a validation error), in both languages."""
     body = {**SAID, "players": [{**SAID["players"][0], "captured": ["jan-bright"]}, SAID["players"][1]]}
-    for lang in ("en", "ko"):
-        problem = assert_problem(client.post("/v1/settle", json=body, headers={"Accept-Language": lang}), 422)
-        assert problem["code"] == "validation-error" and list(problem["errors"]) == ["players.0.declared"]
-        assert "declared" in problem["errors"]["players.0.declared"][0]
+    en = assert_problem(client.post("/v1/settle", json=body, headers={"Accept-Language": "en"}), 422)
+    ko = assert_problem(client.post("/v1/settle", json=body, headers={"Accept-Language": "ko"}), 422)
+    assert (en["code"], en["player"]) == ("impossible-counts", "A")
+    assert en["detail"] == "A gives both the cards captured and the counts of them: give one or the other"
+    assert ko["detail"] == "A가 먹은 패와 그 장수를 함께 적었습니다: 둘 중 하나만 적어 주세요"
 
 
 @pytest.mark.parametrize(

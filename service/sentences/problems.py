@@ -20,7 +20,6 @@ from .saying import Facts, Say, plural, reading, say
 
 __all__ = [
     "AT_LINE",
-    "BOTH_CAPTURED_AND_DECLARED",
     "CODE_TITLES",
     "FIELD_MESSAGES",
     "FIELD_PATTERNS",
@@ -182,6 +181,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("impossible-counts", "more-than-the-deck-together"): Say(
         N_("The players have {count} {kind} between them, but the deck holds only {most} under these rules")
+    ),
+    ("impossible-counts", "captured-and-declared"): Say(
+        N_("{player} gives both the cards captured and the counts of them: give one or the other")
     ),
     ("impossible-counts", "one-of-a-kind-twice"): Say(N_("Two players say they hold {kind}, but there is only one")),
     ("impossible-counts", "rain-without-bright"): Say(
@@ -685,10 +687,8 @@ FIELD_MESSAGES = frozenset(
         N_("Not a card id."),
         N_("Not a valid move object."),
         N_("must be a preset name or an object of knob overrides"),
-        N_("Give captured or declared, not both."),
     }
 )
-BOTH_CAPTURED_AND_DECLARED = N_("Give captured or declared, not both.")  # a settle player's cards and counts at once
 FIELD_PATTERNS = tuple(
     (re.compile(pattern), message)
     for pattern, message in (
