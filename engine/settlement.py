@@ -253,6 +253,9 @@ def push_factor(pushes: int) -> int:
     return factor
 
 
+_COUNTS: Final = ("go_count", "shakes", "bombs", "two_card_bombs")  # a player's counts, none below zero
+
+
 def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     """Refuse a hand no legal play could produce, naming the player and the card; returns each player's
     captured cards as a CardSet."""
@@ -260,9 +263,9 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     rules.check_players(ids)
     check_sit_out(hand.sit_out, ids, rules, whole_hand=False)
     for p in hand.players:
-        for name in ("go_count", "shakes", "bombs", "two_card_bombs"):
-            if getattr(p, name) < 0:
-                raise HandError("negative-count", player=p.id, field=name)
+        if min(p.go_count, p.shakes, p.bombs, p.two_card_bombs) < 0:
+            field = next(name for name in _COUNTS if getattr(p, name) < 0)
+            raise HandError("negative-count", player=p.id, field=field)
         if p.two_card_bombs and rules.two_card_bomb is TwoCardBomb.OFF:
             raise HandError("bomb-not-allowed", why="two-card-off", player=p.id)
         rules.check_cup_pin(p.sep_animal_as, player=p.id)
@@ -280,12 +283,13 @@ def check_hand(hand: HandResult, rules: RuleSet) -> dict[str, CardSet]:
     if hand.pushes and hand.pushes > rules.push:
         raise HandError("push-not-allowed", why="over-cap", pushes=hand.pushes, cap=rules.push)
     # each pile read as card ids or cards (an unknown id, a card twice in a pile refused), then across piles
-    piles = [parse_cards(p.captured, owner=Place("captured", p.id)) for p in hand.players]
-    held = disjoint([(Place("captured", p.id), pile) for p, pile in zip(hand.players, piles, strict=True)])
-    for p, cards in zip(hand.players, held, strict=True):
-        rules.check_in_play(cards, owner=Place("captured", p.id))
+    places = [Place("captured", p.id) for p in hand.players]  # made once: a Place is a tuple built in Python
+    piles = [parse_cards(p.captured, owner=place) for p, place in zip(hand.players, places, strict=True)]
+    held = disjoint(list(zip(places, piles, strict=True)))
+    for place, cards in zip(places, held, strict=True):
+        rules.check_in_play(cards, owner=place)
     try:
-        outcome = Outcome(hand.outcome)
+        outcome = hand.outcome if isinstance(hand.outcome, Outcome) else Outcome(hand.outcome)
     except ValueError:
         raise HandError("invalid-outcome", why="unknown-outcome", outcome=str(hand.outcome)) from None
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
