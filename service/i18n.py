@@ -81,7 +81,7 @@ def fit(word: str, spec: str) -> str:
     """A word as a placeholder's format spec asks for it: followed by the Korean particle whose form fits how
     the word ends (``fit("A", "는")`` is "A는", ``fit("송학 광", "을")`` "송학 광을"), or, for ``","``, a
     number with thousands separators (4,400)."""
-    if spec == "," and word.isdigit():
+    if spec == "," and word.removeprefix("-").isdigit():  # a balance may fall below zero (RULES.md 11.4)
         return f"{int(word):,}"
     if spec == "한" and word.isdigit():
         return _NATIVE[int(word)] if 0 < int(word) < len(_NATIVE) else word

@@ -228,10 +228,10 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
     assert [h["explanation"][0] for h in en["hands"]] == [f"Hand {n}, dealt by {d}" for n, d in enumerate("CBBA", 1)]
     assert ko["hands"][3]["explanation"][0] == "4번째 판, 선은 A"
     assert en["hands"][0]["explanation"][1:3] == [
-        "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays x2",
-        "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays x2",
+        "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays ×2",
+        "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays ×2",
     ]
-    assert "It carries 1 push: x2" in en["hands"][1]["explanation"]
+    assert "It carries 1 push: ×2" in en["hands"][1]["explanation"]
     # the words change with the language, nothing else does
     assert ko["explanation"][0] == "C가 첫 판의 선입니다 (자리에서 정한 대로)"
     assert all(any("가" <= ch <= "힣" for ch in line) for line in ko["explanation"])

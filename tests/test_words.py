@@ -341,3 +341,210 @@ def test_every_game_log_is_answered_in_both_languages_without_a_server_error(cli
         body = json.loads(path.read_text(encoding="utf-8"))["request"]
         for lang in ("en", "ko"):
             assert post(client, "/v1/replay", body, lang)["status"] < 500, (path.stem, lang)
+
+
+# --- the second native reading (January 2027): the evening's ledger, the house rules and the text log ---------------
+# Each test failed on the words before; the items are those of the reading's report.
+
+
+def _log(name: str) -> dict[str, Any]:
+    """A game log as a hand of an evening: the evening gives the rules, the stake and the carry."""
+    return {k: v for k, v in game(name).items() if k in ("players", "deal", "moves")}
+
+
+THREE_PPUK = _log("three-ppuk-2p-hidden")
+
+
+def evening(client, body: Any, lang: str) -> dict[str, Any]:
+    return post(client, "/v1/evening", body, lang)
+
+
+def hand_lines(answer: dict[str, Any], index: int) -> list[str]:
+    return list(answer["hands"][index]["explanation"])
+
+
+def test_r2_m1_limited_liability_says_what_the_hand_already_paid_on_the_spot(client):
+    # RULES.md 11.4: A (450) takes 70 + 140 + 210 = 420 on the spot for the three ppuks, so of the 70 the three
+    # ppuks' win is worth (7 points at 10) only 30 is left for A to take: without the 420 the sum is a riddle
+    body = {
+        "rules": {"preset": "korean-2p", "limited_liability": True},
+        "people": ["A", "B"],
+        "balances": {"A": 450, "B": 2000},
+        "stake": 10,
+        "hands": [{"replay": THREE_PPUK}],
+    }
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert (
+        "A began the hand with 450 and takes no more than that in it, 420 of it already taken on the spot: B pays "
+        "30 of 70, and 40 is not paid (limited liability)" in hand_lines(en, 0)
+    )
+    assert (
+        "A는 이 판을 시작할 때 가진 돈 450원까지만 받는데, 그 가운데 420원은 이미 그 자리에서 받았습니다: B는 낼 돈 "
+        "70원 가운데 30원만 내고 나머지 40원은 내지 않습니다 (가진 만큼만 받기)" in hand_lines(ko, 0)
+    )
+
+
+def test_r2_m2_a_winner_in_debt_is_not_said_to_hold_nothing_but_to_take_nothing(client):
+    # the documented evening: C falls to -10 in hand 1, then wins hand 2 and takes nothing (RULES.md 11.4)
+    from service.evening import EXAMPLES
+
+    body = EXAMPLES["three-players-limited-liability"]
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert hand_lines(en, 1)[1] == (
+        "C began the hand with no money of their own, so takes nothing in it: A pays none of the 80 owed "
+        "(limited liability)"
+    )
+    assert hand_lines(ko, 1)[1] == (
+        "C는 가진 돈 없이 이 판을 시작해서 한 푼도 받지 못합니다: A는 낼 돈 80원을 내지 않습니다 (가진 만큼만 받기)"
+    )
+    assert "C는 160원을 잃었고, 남은 돈은 -10원입니다" in ko["explanation"]
+    assert fit("-3400", ",") == "-3,400"
+
+
+def test_r2_m3_a_balance_not_given_is_not_an_empty_purse(client):
+    body = {"rules": "korean-2p", "people": ["A", "B"], "balances": {"A": 100}, "hands": []}
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert en["detail"] == "No balance is given for B: give everyone's, or nobody's"
+    assert ko["detail"] == "B의 가진 돈이 적혀 있지 않습니다: 모두의 가진 돈을 적거나, 아무의 것도 적지 않습니다"
+
+
+def test_r2_m5_a_negative_count_names_whose_it_is(client):
+    body = two({"declared": {"points": 9, "brights": 3, "animals": 3, "junk_units": -1}}, {"declared": {}})
+    en, ko = both(client, "/v1/settle", body)
+    assert en["detail"] == "A gives a negative number for the junk units said"
+    assert ko["detail"] == "A는 말한 피 장수가 0보다 작을 수 없습니다"
+    # a count of nobody's (a stake the engine is given below zero): a sentence, not "the stake cannot be..."
+    from engine import HandError
+    from service.i18n import LANGUAGES
+    from service.sentences.problems import detail
+
+    err = HandError("negative-count", field="stake")
+    assert detail(LANGUAGES["en"], err) == "A negative number is given for the stake"
+    assert detail(LANGUAGES["ko"], err) == "점당 금액은 0보다 작을 수 없습니다"
+
+
+def test_r2_u1_the_ledgers_money_in_won_and_with_thousands(client):
+    from service.evening import EXAMPLES
+
+    body = EXAMPLES["two-players-push-nagari-all-in"]
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert en["explanation"][2:6] == [
+        "A is down 3,000 and holds 0",
+        "B is up 3,000 and holds 5,000",
+        "Next hand: B deals",
+        "To settle up, A pays B 3,000",
+    ]
+    assert ko["explanation"][2:6] == [
+        "A는 3,000원을 잃었고, 남은 돈은 0원입니다",
+        "B는 3,000원을 땄고, 남은 돈은 5,000원입니다",
+        "다음 판은 B가 선입니다",  # U5: a sentence, not a label
+        "마지막 셈: A가 B에게 3,000원을 줍니다",
+    ]
+    all_in = (
+        "A는 6,400원을 내야 하는데 가진 돈이 3,000원뿐이라 3,000원만 내고, 나머지 3,400원은 없던 것으로 합니다 (올인)"
+    )
+    assert all_in in hand_lines(ko, 2)
+    assert "A owes 6,400 but holds only 3,000: A pays 3,000 and 3,400 is forgiven (all-in)" in hand_lines(en, 2)
+
+
+def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
+    from service.evening import EXAMPLES
+
+    body = EXAMPLES["two-players-push-nagari-all-in"]
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert hand_lines(ko, 0)[1] == "A가 이 판을 밀었습니다: B는 낼 돈 800원을 내지 않고, 다음 판이 2배가 됩니다"
+    assert hand_lines(en, 0)[1] == "A pushes the hand: B pays nothing of the 800 owed, and the next hand pays ×2"
+    assert hand_lines(ko, 1)[1] == "밀기 한 번을 안고 시작합니다: 2배"
+    assert hand_lines(en, 1)[1] == "It carries 1 push: ×2"
+    assert hand_lines(en, 2)[1] == "It carries 1 nagari just before it: ×2"
+    push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
+    assert push["reason"] == "이번 판에 기다리던 밀기가 한 번 있습니다: 밀기마다 두 배"
+    twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
+    assert evening(client, twice, "ko")["detail"] == (
+        "2번째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"
+    )
+
+
+def test_r2_u4_a_redeal_in_the_ledger_is_patu(client):
+    body = {"rules": "basic-2p", "people": ["A", "B"], "hands": [{"replay": _log("floor-four-redeal-basic-2p-hidden")}]}
+    ko = evening(client, body, "ko")
+    assert hand_lines(ko, 0)[-1] == "파투: A가 같은 판을 다시 돌리고, 안고 가는 배수는 그대로입니다"
+
+
+def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
+    seller = ["jan-bright", "mar-bright", "aug-bright", "aug-animal", "aug-junk-2", "bonus-2a", "oct-junk-2"]
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "winner": None,
+        "players": [{"id": "A"}, {"id": "B"}, {"id": "C"}],
+        "sit_out": {"player": "D", "seat": 4, "hand": seller},
+    }
+    ko = post(client, "/v1/settle", body, "ko")
+    assert ko["sale"]["reason"] == (
+        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점, 족보 3점에 공산 석 장이라 두 배입니다. "
+        "B, C에게서 14점씩 받습니다"
+    )
+
+
+def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
+    ko = post(client, "/v1/replay", game("bonus-card-flipped-onto-a-ppuk-2p-hidden"), "ko")
+    (ppuk,) = [e for e in ko["events"] if e["type"] == "ppuk"]
+    assert ppuk["detail"] == (
+        "A가 벚꽃 광을 벚꽃 띠에 붙였는데 뒤집은 벚꽃 피도 같은 달이라 뻑이 났습니다. 석 장은 바닥에 그대로 남고 "
+        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피는 뻑과 함께 남아 이 뻑을 먹는 사람이 가져갑니다"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spoil", "en", "ko"),
+    [
+        # U9: a word after the end of a move
+        (
+            ("A 2A 10J", "A 2A 10J 11J"),
+            "The move should end here, but 11J follows",
+            "수는 여기서 끝나야 하는데 11J가 더 있습니다",
+        ),
+        # T3: "cards belongs"
+        (("A 1J 12D", "A shake"), "The line ends where cards should be", "패가 와야 할 자리에서 줄이 끝났습니다"),
+        # T3: a knob's name is no noun phrase after "the house rule"
+        (
+            ("[Rules korean-2p]", "[Rules korean-2p gobak=double gobak=none]"),
+            "The Rules tag sets what gobak does twice",
+            "Rules 태그에 고박 방식 규칙을 두 번 썼습니다",
+        ),
+        # T2: a space before the bracket
+        (
+            ("[Players A B]", "[Players A B]\n[Players A B]"),
+            "The tag Players is given twice (first on line 2)",
+            "Players 태그를 두 번 썼습니다 (처음은 2번째 줄)",
+        ),
+    ],
+)
+def test_r2_u9_t2_t3_a_text_log_refused_in_plain_words(client, spoil, en, ko):
+    from service.replay import TEXT_EXAMPLES
+
+    text = TEXT_EXAMPLES["live-hidden-hands-ascii"].replace(*spoil)
+    said = {}
+    for lang in ("en", "ko"):
+        answer = client.post(
+            "/v1/replay",
+            data=text.encode(),
+            headers={"Accept-Language": lang, "Content-Type": "text/plain; charset=utf-8"},
+        ).get_json()
+        said[lang] = answer["detail"].split(": ", 1)[1]  # after "Line 7, column 10: "
+    assert said == {"en": en, "ko": ko}
+
+
+def test_r2_t1_an_instant_payment_in_the_ledger_names_its_reason_once(client):
+    from engine.simulate import simulate
+
+    rules = {"preset": "korean-3p", "gwang_palgi": True}
+    hand = simulate(rules, 6)  # D, the fourth, sits out holding the cherry bright: 1 point from B and from C
+    assert hand["deal"]["sit_out"]["player"] == "D" and "mar-bright" in hand["deal"]["sit_out"]["hand"]
+    hand = {k: v for k, v in hand.items() if k != "rules"}
+    body = {"rules": rules, "people": ["A", "B", "C", "D"], "stake": 10, "hands": [{"replay": hand}]}
+    en, ko = evening(client, body, "en"), evening(client, body, "ko")
+    assert hand_lines(en, 0)[1] == "B pays D 10 on the spot (the brights sold by the fourth, who sat out)"
+    assert hand_lines(ko, 0)[1] == "죽은 네 번째 사람의 광값: B가 D에게 그 자리에서 10원을 줍니다"
+    body = {"rules": "korean-2p", "people": ["A", "B"], "stake": 10, "hands": [{"replay": THREE_PPUK}]}
+    assert hand_lines(evening(client, body, "ko"), 0)[1] == "첫뻑: B가 A에게 그 자리에서 70원을 줍니다"

@@ -24,24 +24,45 @@ SETTLEMENT = "settlement"  # the source of a payment the hand's result makes (``
 
 LIMITS: Mapping[tuple[str, str], Sentence] = {
     ("push", "passed"): Say(
-        N_("{payee} pushes the hand: {payer} pays nothing of the {owed} owed, and the next hand pays x{next_factor}")
+        N_("{payee} pushes the hand: {payer} pays nothing of the {owed:,} owed, and the next hand pays ×{next_factor}")
     ),
     ("all-in", "no-balances"): Say(N_("No balances are kept, so all-in does not cap what {payer} pays")),
-    ("all-in", "within-balance"): Say(N_("{payer} holds {balance}, enough for the {owed} owed")),
+    ("all-in", "within-balance"): Say(N_("{payer} holds {balance:,}, enough for the {owed:,} owed")),
     ("all-in", "balance-short"): Say(
-        N_("{payer} owes {owed} but holds only {balance}: {payer} pays {paid} and {forgiven} is forgiven (all-in)")
+        N_(
+            "{payer} owes {owed:,} but holds only {balance:,}: {payer} pays {paid:,} and {forgiven:,} is forgiven "
+            "(all-in)"
+        )
     ),
     ("limited-liability", "no-balances"): Say(
         N_("No balances are kept, so limited liability does not cap what {payee} takes")
     ),
     ("limited-liability", "within-limit"): Say(
-        N_("{payee} began the hand with {limit} and takes no more than that in it")
+        N_("{payee} began the hand with {limit:,} and takes no more than that in it")
     ),
-    ("limited-liability", "over-limit"): Say(
-        N_(
-            "{payee} began the hand with {limit} and takes no more than that in it: {payer} pays {paid} of {owed}, "
-            "and {waived} is not paid (limited liability)"
-        )
+    ("limited-liability", "over-limit"): (
+        # nothing to take: a balance of nothing, or below zero (a debt), is a limit of nothing (RULES.md 11.4)
+        Say(
+            N_(
+                "{payee} began the hand with no money of their own, so takes nothing in it: {payer} pays none of the "
+                "{owed:,} owed (limited liability)"
+            ),
+            when=lambda f: not f["limit"],
+        ),
+        # what the hand already paid the winner on the spot counts against the limit: say it, or the sum is a riddle
+        Say(
+            N_(
+                "{payee} began the hand with {limit:,} and takes no more than that in it, {received:,} of it already "
+                "taken on the spot: {payer} pays {paid:,} of {owed:,}, and {waived:,} is not paid (limited liability)"
+            ),
+            when=lambda f: bool(f.get("received")),
+        ),
+        Say(
+            N_(
+                "{payee} began the hand with {limit:,} and takes no more than that in it: {payer} pays {paid:,} of "
+                "{owed:,}, and {waived:,} is not paid (limited liability)"
+            )
+        ),
     ),
 }
 
@@ -55,11 +76,13 @@ def limit_reason(w: Words, limit: Limit, paid: Paid) -> str:
 
 HAND = reading(N_("Hand {number}, dealt by {dealer}"), number="hand_index")  # counted from 1
 CARRIES_NAGARI = plural(
-    "It carries {n} nagari just before it: x{factor}", "It carries {n} nagari hands just before it: x{factor}", "streak"
+    "It carries {n} nagari just before it: ×{factor}", "It carries {n} nagari hands just before it: ×{factor}", "streak"
 )
-CARRIES_PUSH = plural("It carries {n} push: x{factor}", "It carries {n} pushes in a row: x{factor}", "pushes")
-PAYS = Say(N_("{payer} pays {payee} {amount}"))
-PAYS_AT_ONCE = Say(N_("{payer} pays {payee} {amount} on the spot for the {reason}"))
+CARRIES_PUSH = plural("It carries {n} push: ×{factor}", "It carries {n} pushes in a row: ×{factor}", "pushes")
+PAYS = Say(N_("{payer} pays {payee} {amount:,}"))
+PAYS_AT_ONCE = Say(
+    N_("{payer} pays {payee} {amount:,} on the spot ({reason})")
+)  # the reason names itself: no "for the"
 WINNER_DEALS = Say(N_("{winner} won and deals the next hand"))
 NAGARI_DEALS = Say(N_("Nagari: {dealer} deals again"))
 REDEAL_DEALS = Say(N_("Redeal: {dealer} deals the same hand again, and the carry stays as it was"))
@@ -133,15 +156,15 @@ FIRST_DRAWN: Mapping[str, Sentence] = {
 }
 HANDS_PLAYED = plural("After {n} hand:", "After {n} hands:", "hands")
 UP = (
-    Say(N_("{person} is up {amount} and holds {balance}"), when=lambda f: f["balance"] is not None),
-    Say(N_("{person} is up {amount}")),
+    Say(N_("{person} is up {amount:,} and holds {balance:,}"), when=lambda f: f["balance"] is not None),
+    Say(N_("{person} is up {amount:,}")),
 )
 DOWN = (
-    Say(N_("{person} is down {amount} and holds {balance}"), when=lambda f: f["balance"] is not None),
-    Say(N_("{person} is down {amount}")),
+    Say(N_("{person} is down {amount:,} and holds {balance:,}"), when=lambda f: f["balance"] is not None),
+    Say(N_("{person} is down {amount:,}")),
 )
 EVEN = (
-    Say(N_("{person} is even and holds {balance}"), when=lambda f: f["balance"] is not None),
+    Say(N_("{person} is even and holds {balance:,}"), when=lambda f: f["balance"] is not None),
     Say(N_("{person} is even")),
 )
 NEXT = Say(N_("Next hand: {dealer} deals"))
@@ -150,7 +173,7 @@ PUSH_LOST = plural(
     "If the evening ends now, the {n} pushes waiting are lost",
     "pushes",
 )
-SETTLE_UP = Say(N_("To settle up, {payer} pays {payee} {amount}"))
+SETTLE_UP = Say(N_("To settle up, {payer} pays {payee} {amount:,}"))
 ALL_SQUARE = Say(N_("Nobody owes anybody anything"))
 
 

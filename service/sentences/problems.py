@@ -162,7 +162,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     # hands
     ("player-count", "player-count"): Say(N_("These rules are for {players} players, not {given}")),
     ("duplicate-player", "duplicate-player"): Say(N_("Two players are called {player}")),
-    ("negative-count", "negative-count"): Say(N_("{field} cannot be negative")),
+    ("negative-count", "negative-count"): (
+        Say(N_("{player} gives a negative number for {field}"), when=_given("player")),
+        Say(N_("A negative number is given for {field}")),
+    ),
     ("invalid-outcome", "unknown-outcome"): Say(N_("{outcome} is not a way a hand can end")),
     ("invalid-outcome", "winner-without-result"): Say(N_("A hand that ends in {outcome} has no winner")),
     ("invalid-outcome", "instant-win-off"): Say(N_("{outcome} is switched off in these rules")),
@@ -421,7 +424,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("duplicate-person", "duplicate-person"): Say(N_("{player} is listed twice at the table")),
     ("unknown-person", "balance"): Say(N_("{player} has a balance but is not at the table")),
-    ("balance-missing", "balance-missing"): Say(N_("{player} has no balance: give everyone's, or nobody's")),
+    ("balance-missing", "balance-missing"): Say(N_("No balance is given for {player}: give everyone's, or nobody's")),
     ("negative-balance", "negative-balance"): Say(N_("{player} brings {balance}: a balance cannot be below zero")),
     ("first-dealer", "given-and-drawn"): Say(
         N_("The first dealer is named ({player}) and drawn as well: give one or the other")
@@ -474,8 +477,12 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("unbalanced-totals", "unbalanced-totals"): Say(N_("The totals add up to {sum}, not to zero")),
     # a log in the text notation (docs/NOTATION.md 6); ``detail`` puts the line and column first
     ("bad-notation", "unexpected"): (
-        reading(N_("{token} is written where {wanted} belongs"), wanted="expected", when=_given("token")),
-        reading(N_("The line ends where {wanted} belongs"), wanted="expected"),
+        Say(
+            N_("The move should end here, but {token} follows"),
+            when=lambda f: f.get("expected") == "end-of-move" and "token" in f,
+        ),
+        reading(N_("{token} is written where {wanted} should be"), wanted="expected", when=_given("token")),
+        reading(N_("The line ends where {wanted} should be"), wanted="expected"),
     ),
     ("bad-notation", "unknown-card"): Say(N_("{card} is not a card")),
     ("bad-notation", "unknown-tag"): Say(N_("There is no tag called {tag}")),
@@ -485,7 +492,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-notation", "unclosed-tag"): Say(N_("The tag is not closed with ]")),
     ("bad-notation", "unclosed-quote"): Say(N_("The quote is not closed")),
     ("bad-notation", "not-a-number"): Say(N_("The tag {tag} takes a whole number, not {token}")),
-    ("bad-notation", "duplicate-knob"): Say(N_("The house rule {knob} is given twice")),
+    ("bad-notation", "duplicate-knob"): Say(N_("The Rules tag sets {knob} twice")),
     ("bad-notation", "not-utf-8"): Say(N_("The text is not UTF-8 from here on")),
 }
 

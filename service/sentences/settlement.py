@@ -221,7 +221,7 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
     ("push", "pushed"): plural(
-        "{n} push waiting for this hand: x2", "{n} pushes in a row waiting for this hand: x2 each", "pushes"
+        "{n} push waiting for this hand: ×2", "{n} pushes in a row waiting for this hand: ×2 each", "pushes"
     ),
     ("push", "no-push"): Say(N_("No push waiting for this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
