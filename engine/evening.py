@@ -536,7 +536,9 @@ class _Book:
                 pushes=pushes,
                 sit_out=hand.sit_out,
             )
-            return settle(priced, self.rules), ()
+            settled = settle(priced, self.rules)
+            # RULES.md 4.5, 11.1: the fourth's sale is paid at the deal, whether the hand is given as a log or a result
+            return settled, tuple(settled.sale.payments()) if settled.sale is not None else ()
         state = play(players, self.rules, hand.deal, hand.moves)
         if not state.is_over:
             raise EveningError("hand-not-finished", moves=len(state.moves), next_player=state.to_move)

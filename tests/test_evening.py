@@ -674,3 +674,27 @@ def test_rules_11_an_evening_only_moves_money_and_keeps_every_limit(case):
         moved[t.payer] -= t.amount
         moved[t.payee] += t.amount
     assert moved == ev.totals  # the settle-up squares the evening
+
+
+def test_rules_11_the_fourths_sale_is_paid_in_the_ledger_for_a_hand_given_as_its_result():
+    """RULES.md 4.5 and 11.1: the fourth, who sat out, sells the brights at the deal, and the ledger pays it
+    whether the hand comes as a log or as its result. D shows the December bright alone: one bright is 1, the
+    hand holds no combination and no three of a month, so each player but the dealer A pays D 1 point, 100 at
+    the evening's stake. A wins with EIGHT (8 points, RULES.md 2, brights among them, no junk) against B, who has a
+    bright (8 points, 800), and C with four junk and no bright: gwangbak x2, 16 points, 1,600 (RULES.md 8)."""
+    from engine import SitOut
+
+    rules = resolve({"preset": "korean-3p", "gwang_palgi": True})
+    hand = HandResult(
+        (
+            PlayerHand("A", cards(*EIGHT)),
+            PlayerHand("B", cards(*WITH_BRIGHT)),
+            PlayerHand("C", cards("sep-junk-1", "sep-junk-2", "oct-junk-1", "oct-junk-2")),
+        ),
+        "A",
+        sit_out=SitOut("D", 4, cards("dec-bright")),
+    )
+    (ledger,) = evening(rules, ["A", "B", "C", "D"], [hand], first_dealer="A", stake=100).hands
+    sold = [(p.payer, p.payee, p.points, p.reason) for p in ledger.instant_payments]
+    assert sold == [("B", "D", 1, "gwang-sale"), ("C", "D", 1, "gwang-sale")]
+    assert ledger.totals == {"A": 2400, "B": -900, "C": -1700, "D": 200}
