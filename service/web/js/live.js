@@ -758,7 +758,7 @@ function finishedPanel() {
       : state.added && state.added.ok
         ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
         : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
-            state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
+            state.added = addHand({ players: players(), preset: state.preset, knobs: state.knobs, stake: state.stake, replay: logOf() });
             store();
             app.rerender();
           } }, t("add_to_ledger")),
