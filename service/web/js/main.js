@@ -91,6 +91,14 @@ function render() {
   VIEWS[name].afterRender?.();
 }
 
+// The knobs GET /v1/rules describes (name, kind, choices, bounds, what it does in the page's language), by
+// name; a list or an object by name are both read. None from a service that does not describe them.
+function knobSpecs(knobs) {
+  if (!knobs) return null;
+  const list = Array.isArray(knobs) ? knobs : Object.entries(knobs).map(([name, spec]) => ({ name, ...spec }));
+  return Object.fromEntries(list.map((k) => [k.name, k]));
+}
+
 async function start() {
   // the page opens from the copy the service worker keeps when the service cannot be reached (a reload offline)
   navigator.serviceWorker?.register("/sw.js").catch(() => {});
@@ -110,6 +118,7 @@ async function start() {
     const [cards, rules] = await Promise.all([get("/v1/cards"), get("/v1/rules")]);
     setCatalog(cards.cards);
     app.presets = rules.presets;
+    app.knobSpecs = knobSpecs(rules.knobs);
   } catch {
     root.replaceChildren(h("p", { class: "offline", role: "alert" }, WORDS[language()].offline, " ",
       h("button", { type: "button", onclick: () => location.reload() }, t("retry"))));

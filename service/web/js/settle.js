@@ -21,6 +21,9 @@ import { t, number, language } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
+// The house rules other tables play (issue 19, RULES.md's knob table), offered as GET /v1/rules describes them.
+const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal", "chongtong_by_bonus", "multiple_chongtong",
+  "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi"];
 
 let state = null;
 
@@ -53,6 +56,7 @@ function store() {
 
 async function usePreset(name) {
   state.preset = name;
+  for (const key of HOUSE) delete state.knobs[key]; // the preset's own, until the table changes one
   const knobs = await reach(() => presetKnobs(name));
   if (knobs) for (const key of SWITCHES) state.knobs[key] = knobs[key];
   dropUnusedBonus();
@@ -277,6 +281,7 @@ function rulesPanel() {
       knobs.sep_animal = v;
       changed(true);
     })),
+    houseRules(),
     field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, step: 1, value: state.stake, "data-key": "stake", onchange: (e) => {
       state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0));
       changed(true);
@@ -290,6 +295,42 @@ function rulesPanel() {
       changed(true);
     } }))),
   );
+}
+
+// The house rules, each as the service describes it (its words, its choices, its bounds): a switch, a choice
+// or a number. Opened by their own summary, inside the rules panel.
+function houseRules() {
+  const specs = app.knobSpecs;
+  if (!specs) return null;
+  const shown = HOUSE.filter((name) => specs[name] && name in rules());
+  if (!shown.length) return null;
+  const value = (name) => rules()[name];
+  const set = (name, v) => {
+    state.knobs[name] = v;
+    changed(true);
+  };
+  const control = (name) => {
+    const spec = specs[name];
+    const label = spec.description || spec.doc || name;
+    const key = "knob-" + name;
+    if (spec.kind === "bool") {
+      return h("label", { class: "check-label knob" },
+        h("input", { type: "checkbox", "data-key": key, checked: !!value(name), onchange: (e) => set(name, e.target.checked) }), " ", label);
+    }
+    if (spec.kind === "choice") {
+      const words = spec.choice_descriptions || {};
+      return field(label, h("select", { "data-key": key, onchange: (e) => set(name, e.target.value) },
+        (spec.choices || []).map((c) => h("option", { value: c, selected: c === value(name) }, words[c] || c))));
+    }
+    return field(label, h("input", { type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum, value: value(name), "data-key": key,
+      onchange: (e) => {
+        const n = Math.floor(Number(e.target.value));
+        set(name, Number.isFinite(n) ? Math.max(spec.minimum ?? n, Math.min(spec.maximum ?? n, n)) : value(name));
+      } }));
+  };
+  return h("details", { class: "house", open: state.houseOpen === true },
+    h("summary", { "data-key": "house-summary", onclick: (e) => { state.houseOpen = !e.target.closest("details").open; store(); } }, t("house_rules")),
+    shown.map(control));
 }
 
 // Who stopped, before anything else: there is no default (a wrong default gave a silent wrong ruling).
