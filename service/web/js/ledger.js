@@ -31,6 +31,7 @@ export async function init() {
     ledger = empty();
     store();
   }
+  ledger.quick = ledger.quick || freshQuick();
   // the carry is said with the rule set's own factor: its knobs are kept for offline use
   if (ledger.preset) await reach(() => presetKnobs(ledger.preset)).catch(() => {});
 }
@@ -176,14 +177,16 @@ function quickEntry() {
       })),
     };
     const outcome = addHand({ ...next, settle: body });
-    if (outcome.ok) ledger.quick = freshQuick();
+    if (outcome.ok) ledger.quick = { ...freshQuick(), added: outcome.hand, open: true };
     else ledger.quick.mismatch = true;
     store();
     app.rerender();
   };
   const cell = (key, label, list, seat, max) => stepper(label, list[seat], 0, max, (v) => { list[seat] = v; changed(); }, `lq-${key}-${seat}`);
-  return h("section", { class: "panel quick ledger-quick", "aria-labelledby": "ledger-quick-title" },
-    h("h3", { id: "ledger-quick-title" }, t("ledger_quick")),
+  // above the table: a hand added below it moves nothing the next hand is told in; opened and closed only by
+  // its own summary
+  return h("details", { class: "panel quick ledger-quick", open: q.open !== false },
+    h("summary", { "data-key": "ledger-quick-summary", onclick: (e) => { q.open = !e.target.closest("details").open; store(); } }, t("ledger_quick")),
     h("fieldset", { class: "winner" }, h("legend", {}, t("winner_label")),
       h("div", { class: "segments" }, options.map(([seat, label]) => h("label", { class: "radio-label segment" },
         h("input", { type: "radio", name: "ledger-winner", "data-key": "lq-winner-" + seat, checked: q.winner === seat, onchange: () => {
@@ -202,7 +205,9 @@ function quickEntry() {
       countsRow(q.counts, seat, name, seat === q.winner, knobs, changed))),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add"))),
-    q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
+    // one line kept for what the last tap did: the hand written, or the winner still to choose
+    h("p", { class: q.needWinner ? "need" : "added", role: q.needWinner ? "alert" : "status" },
+      q.needWinner ? t("winner_needed") : q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"),
     q.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null);
 }
 
@@ -243,7 +248,7 @@ export function view() {
       app.rerender();
     } }, t("ledger_new")) : null);
   if (!ledger.hands.length) {
-    return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), actions, h("p", {}, t("ledger_empty")), quickEntry());
+    return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), actions, quickEntry(), h("p", {}, t("ledger_empty")));
   }
   const a = answered() ? ledger.answer : null;
   const carry = nagariStreak();
@@ -251,6 +256,7 @@ export function view() {
     h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
     // the buttons above the table: a hand added or taken out never moves them
     actions,
+    quickEntry(),
     h("div", { class: "table-wrap" }, table()),
     ledger.problem ? problemView({ body: ledger.problem }) : null,
     carry ? h("p", { class: "carry", "data-carry": carry }, carryText(carry, { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs })) : null,
@@ -261,6 +267,5 @@ export function view() {
       : a.transfers.length
         ? h("ul", { class: "transfers" }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
             t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
-        : h("p", {}, t("all_square")),
-    quickEntry());
+        : h("p", {}, t("all_square")));
 }

@@ -61,6 +61,12 @@ export function countsRow(counts, seat, name, isWinner, knobs, changed) {
         " ", t("q.rain")),
       h("span", { class: "segments qcup", role: "radiogroup", "aria-label": t("q.cup_of", { p: name }) },
         cups.map((where) => h("label", { class: "radio-label segment" },
-          h("input", { type: "radio", name: `q-cup-${seat}`, "data-key": `q-cup-${seat}-${where}`, checked: c.cup === where, onchange: () => { c.cup = where; changed(); } }),
+          h("input", { type: "radio", name: `q-cup-${seat}`, "data-key": `q-cup-${seat}-${where}`, checked: c.cup === where, onchange: () => {
+            c.cup = where;
+            // the cup is counted among the animals, or as two junk units: the counts take it in at once
+            if (where === "animal") c.animals = Math.max(c.animals, 1);
+            if (where === "junk") c.junk_units = Math.max(c.junk_units, 2);
+            changed();
+          } }),
           " ", t("q.cup." + where))))));
 }
