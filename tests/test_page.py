@@ -1624,10 +1624,16 @@ def test_page_has_the_services_word_for_every_event_outcome_and_rule(browser, se
 
     from service import sentences
     from service.i18n import LANGUAGES
+    from service.sentences.names import RULES
 
     schemas = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["components"]["schemas"]
-    events = schemas["EventOut"]["properties"]["type"]["enum"]
-    outcomes = schemas["SettlementOut"]["properties"]["outcome"]["enum"]
+    def enum(prop: dict) -> list[str]:
+        # named enums are components of their own (a $ref)
+        named = prop.get("$ref", "").rsplit("/", 1)[-1]
+        return (schemas[named] if named else prop)["enum"]
+
+    events = enum(schemas["EventOut"]["properties"]["type"])
+    outcomes = enum(schemas["SettlementOut"]["properties"]["outcome"])
     context, page = _words_page(browser, server, lang)
     said = page.evaluate(
         """async ([events, outcomes, rules]) => {
@@ -1640,12 +1646,12 @@ def test_page_has_the_services_word_for_every_event_outcome_and_rule(browser, se
                 points: [t('points', {n: 1}), t('points', {n: 2})],
             };
         }""",
-        [events, outcomes, list(sentences.RULE_NAMES)],
+        [events, outcomes, list(RULES)],
     )
     context.close()
     assert not [w for w in said["event"] + said["outcome"] if w.startswith(("event.", "outcome."))], said
     assert {"redeal", "declare"} <= set(events) and "redeal" in outcomes
-    theirs = [sentences.rule(LANGUAGES[lang], r) for r in sentences.RULE_NAMES]
+    theirs = [sentences.rule(LANGUAGES[lang], r) for r in RULES]
     assert said["rule"] == theirs  # 나가리 배수, 4고 이상, 아무것도 못 먹은 사람 면제
     assert said["points"] == {"ko": ["1점", "2점"], "en": ["1 point", "2 points"]}[lang]
 
@@ -1759,7 +1765,7 @@ def _needs(server: str, *halves: str) -> None:
     }
     missing = [where[h] for h in halves if not _service_has(server, h)]
     if missing:
-        pytest.xfail("the service has no " + " and no ".join(missing) + " yet")
+        pytest.xfail("needs " + " and ".join(missing) + ", not in the service yet")
 
 
 def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
