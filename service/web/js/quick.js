@@ -60,6 +60,7 @@ export function countsRow(counts, seat, name, isWinner, knobs, changed) {
         h("input", { type: "checkbox", "data-key": `q-rain-${seat}`, checked: c.rain, onchange: (e) => { c.rain = e.target.checked; changed(); } }),
         " ", t("q.rain")),
       h("span", { class: "segments qcup", role: "radiogroup", "aria-label": t("q.cup_of", { p: name }) },
+        h("span", { class: "qlabel", "aria-hidden": "true" }, t("q.cup_short")),
         cups.map((where) => h("label", { class: "radio-label segment" },
           h("input", { type: "radio", name: `q-cup-${seat}`, "data-key": `q-cup-${seat}-${where}`, checked: c.cup === where, onchange: () => {
             c.cup = where;
