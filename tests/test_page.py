@@ -1627,6 +1627,7 @@ def test_page_has_the_services_word_for_every_event_outcome_and_rule(browser, se
     from service.sentences.names import RULES
 
     schemas = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["components"]["schemas"]
+
     def enum(prop: dict) -> list[str]:
         # named enums are components of their own (a $ref)
         named = prop.get("$ref", "").rsplit("/", 1)[-1]
@@ -1712,7 +1713,14 @@ def test_the_ledger_says_the_carry_of_two_nagari(table):
     t.open("ledger")
     _needs(t.base, "evening")
     nagari = {"settle": {"winner": None, "players": [{"id": p} for p in t.names[:2]]}}
-    ledger = {"version": 2, "players": t.names[:2], "preset": "korean-2p", "knobs": {}, "stake": 100, "hands": [nagari, nagari]}
+    ledger = {
+        "version": 2,
+        "players": t.names[:2],
+        "preset": "korean-2p",
+        "knobs": {},
+        "stake": 100,
+        "hands": [nagari, nagari],
+    }
     t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
     t.reload()
     carry = t.page.locator(".carry")
@@ -1732,6 +1740,7 @@ def test_page_is_served_under_a_strict_csp(server):
 
 
 # --- the quick entry (issue 18, 1): a hand as the table says it --------------------------------------------
+
 
 # The service halves these flows need, asked of the running service: a test of a half not there yet is an
 # xfail (strict=False) that names it, and passes by itself once the half is merged.
@@ -1796,7 +1805,13 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     assert t.taps <= 12 and t.scrolls <= 3
     assert [set(p) & {"captured", "declared"} for p in body["players"]] == [{"declared"}, {"declared"}]
     assert body["players"][0]["declared"] == {
-        "points": 9, "brights": 3, "rain": False, "animals": 3, "ribbons": 0, "junk_units": 10, "cup": "none"
+        "points": 9,
+        "brights": 3,
+        "rain": False,
+        "animals": 3,
+        "ribbons": 0,
+        "junk_units": 10,
+        "cup": "none",
     }
     assert body["players"][1]["declared"]["cup"] == "animal" and "points" not in body["players"][1]["declared"]
     # 9 + 1 go = 10, x2 gwangbak (B holds no bright); B's cup keeps B out of pibak: 20 points, 2,000
@@ -1846,7 +1861,9 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"]')
     won = {"ko": "원", "en": ""}[t.lang]
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
-        f"+1,200{won}", f"−800{won}", f"−400{won}"
+        f"+1,200{won}",
+        f"−800{won}",
+        f"−400{won}",
     ]
     # the quick entry is ready for the next hand; a nagari, then a hand that pays double by the service's carry
     assert t.page.locator('[data-key="q-points-0"]').input_value() == "0"
@@ -1867,8 +1884,10 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
     assert row.locator(f'[data-player="{names[1]}"]').inner_text() == f"+1,200{won}"  # 3 x2 carry, from each
     assert t.page.locator(f'[data-total="{names[0]}"]').inner_text() == f"+600{won}"
     assert t.page.locator(".dealer").get_attribute("data-dealer") == names[1]  # the winner deals
-    transfers = {(li.get_attribute("data-from"), li.get_attribute("data-to"), li.get_attribute("data-amount"))
-                 for li in t.page.locator(".transfers li").all()}
+    transfers = {
+        (li.get_attribute("data-from"), li.get_attribute("data-to"), li.get_attribute("data-amount"))
+        for li in t.page.locator(".transfers li").all()
+    }
     assert transfers == {(names[2], names[0], "600"), (names[2], names[1], "400")}
     t.shot("ledger-quick")
 
@@ -1964,6 +1983,7 @@ def test_live_asks_the_service_what_a_turn_may_be(table):
     t.click('[data-key="undo"]')
     t.click('[data-key="bomb"]')
     assert t.page.locator(".entry [data-card]:not([disabled])").count() == 0
+
 
 def test_rules_panel_offers_the_house_rules(table):
     """Issue 19: the rules panel offers the house rules as GET /v1/rules describes them, and a ruling is asked
