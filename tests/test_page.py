@@ -1783,7 +1783,7 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     screen at once, ruled and into the ledger in at most 12 taps; the counts go as `declared`."""
     t = thumb
     _needs(t.base, "declared", "evening")
-    a, b = t.names[:2]
+    b = t.names[1]
     t.open("settle")
     t.thumb('[data-key="winner-0"]')
     t.thumb('[data-key="mode-counts"]')
@@ -1899,7 +1899,7 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t = table
     _needs(t.base, "declared", "evening")
     t.offline_expected = True
-    a, b = t.names[:2]
+    b = t.names[1]
     t.open("ledger")
     t.context.set_offline(True)
     t.click('[data-key="lq-winner-null"]')
