@@ -383,7 +383,7 @@ const said = (key, month) => {
 // The hand cards a legal move starts with, when the service lists the legal moves (the hands are known).
 function legalCards() {
   const legal = asked()?.legal;
-  if (!Array.isArray(legal)) return null;
+  if (!Array.isArray(legal) || !legal.length) return null; // hidden hands: no list, the prompt options instead
   const cards = new Set();
   for (const m of legal) {
     for (const key of ["play", "bonus"]) if (m[key]) cards.add(m[key]);
