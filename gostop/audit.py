@@ -65,7 +65,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several
 MAX_PLAYERS, MAX_ID_LENGTH, MAX_MOVES = 3, 64, 200  # /v1/replay's limits (openapi.yaml)
 BODY_FIELDS = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
-DEAL_FIELDS = frozenset({"layout", "hands", "stock", "shown"})
+DEAL_FIELDS = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
+SIT_OUT_FIELDS = frozenset({"player", "seat", "hand"})
 
 Payments = list[tuple[str, str, int]]
 
@@ -120,6 +121,32 @@ def _count(value: Any, path: str, top: int, errors: dict[str, list[str]]) -> Non
         errors[path] = [f"Must be greater than or equal to 0 and less than or equal to {top}."]
 
 
+def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
+    """The shape of ``deal.sit_out`` (RULES.md 4.5), as service.schemas.SitOutSchema reads it."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        errors["deal.sit_out"] = ["Invalid input type."]
+        return
+    errors.update({f"deal.sit_out.{k}": ["Unknown field."] for k in value if k not in SIT_OUT_FIELDS})
+    player = value.get("player")
+    if player is None:
+        errors["deal.sit_out.player"] = ["Missing data for required field."]
+    elif not isinstance(player, str):
+        errors["deal.sit_out.player"] = ["Not a valid string."]
+    elif not 1 <= len(player) <= MAX_ID_LENGTH:
+        errors["deal.sit_out.player"] = [f"Length must be between 1 and {MAX_ID_LENGTH}."]
+    seat = value.get("seat")
+    if seat is None:
+        errors["deal.sit_out.seat"] = ["Missing data for required field."]
+    elif type(seat) is not int:
+        errors["deal.sit_out.seat"] = ["Not a valid integer."]
+    if "hand" in value and value["hand"] is None:
+        errors["deal.sit_out.hand"] = ["Field may not be null."]
+    elif "hand" in value:
+        _card_list(value["hand"], "deal.sit_out.hand", errors)
+
+
 def shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
     """What /v1/replay's schema would say is wrong with the body's shape ({field path: messages}), so that
     the audit refuses a line exactly when the API would answer ``validation-error``."""
@@ -156,6 +183,7 @@ def shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
             elif held:
                 for who, cards in held.items():
                     _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
+        _sit_out(deal.get("sit_out"), errors)
     moves = body.get("moves", [])
     if not isinstance(moves, list):
         errors["moves"] = ["Not a valid list."]

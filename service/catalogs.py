@@ -18,7 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 from marshmallow import fields
 
-from engine import CARDS, ENGINE_VERSION, PRESETS, RuleSet
+from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, RuleSet
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
 from .problems import Refusal
@@ -54,8 +54,30 @@ class PresetOut(Strict):
     players = fields.Integer(required=True)
 
 
+class KnobChoiceOut(Strict):
+    value = fields.String(required=True)
+    label = fields.String(required=True, metadata={"description": "the choice, in the asked language"})
+
+
+class KnobOut(Strict):
+    name = fields.String(required=True, metadata={"description": "the knob, as a rules object names it"})
+    kind = fields.String(
+        required=True, metadata={"description": "bool, int, choice (one of choices), set (any of choices), list"}
+    )
+    label = fields.String(required=True, metadata={"description": "what the knob decides, in the asked language"})
+    choices = fields.List(fields.Nested(KnobChoiceOut), metadata={"description": "choice and set knobs"})
+    minimum = fields.Integer(metadata={"description": "int knobs"})
+    maximum = fields.Integer(metadata={"description": "int knobs"})
+    max_items = fields.Integer(metadata={"description": "list knobs: the most values"})
+
+
 class PresetsResponse(Strict):
     presets = fields.List(fields.Nested(PresetOut), required=True)
+    knobs = fields.List(
+        fields.Nested(KnobOut),
+        required=True,
+        metadata={"description": "every house rule a rules object may set, in the order of RULES.md 10"},
+    )
 
 
 class Echo(Strict):
@@ -93,12 +115,27 @@ def cards_json() -> dict[str, Any]:
 
 
 def presets_json(lang: str) -> dict[str, Any]:
+    """The presets, and every knob a rules object may set on top of one, with its words in the asked language."""
     w = LANGUAGES[lang]
+    knobs = []
+    for name, knob in KNOBS.items():
+        out: dict[str, Any] = {
+            "name": name,
+            "kind": knob.kind,
+            "label": words.knob_label(w, name),
+        }
+        if knob.choices:
+            out["choices"] = [{"value": value, "label": words.choice_label(w, name, value)} for value in knob.choices]
+        for bound in ("minimum", "maximum", "max_items"):
+            if getattr(knob, bound) is not None:
+                out[bound] = getattr(knob, bound)
+        knobs.append(out)
     return {
         "presets": [
             {"name": name, "description": words.preset_description(w, name), "players": rules.players}
             for name, rules in PRESETS.items()
-        ]
+        ],
+        "knobs": knobs,
     }
 
 
@@ -160,12 +197,21 @@ def blueprint() -> Blueprint:
         schema=PresetsResponse,
         success=True,
         description="the presets",
-        example=presets[DEFAULT_LANGUAGE],
+        example={
+            **presets[DEFAULT_LANGUAGE],
+            "knobs": [
+                k
+                for k in presets[DEFAULT_LANGUAGE]["knobs"]
+                if k["name"] in ("four_brights_points", "gwang_palgi", "two_card_bomb")
+            ],
+        },
         headers=validators,
     )
     @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
     def list_presets() -> ResponseReturnValue:
-        """The named presets, the rules each plays, and how many players it is for."""
+        """The named presets, the rules each plays, and how many players it is for; and every knob (house rule) a
+        `rules` object may set on top of a preset, with its bounds or choices and their words in the asked
+        language, for a rules panel to offer (RULES.md 10)."""
         return _cacheable(presets_made[request_words().lang])
 
     @blp.route("/rules/<string:preset>", methods=["GET"])

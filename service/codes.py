@@ -60,6 +60,9 @@ RULE_CODES = (
     "unknown-player",
     "winner-below-target",
     "last-go-required",
+    "impossible-counts",
+    "impossible-points",
+    "sit-out-not-allowed",
     # a move log
     "bad-deal",
     "bad-move",
@@ -74,6 +77,7 @@ RULE_CODES = (
     "call-not-allowed",
     "shake-not-allowed",
     "bomb-not-allowed",
+    "chongtong-not-allowed",
     "flip-not-allowed",
     "flip-required",
     "game-over",

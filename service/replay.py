@@ -14,17 +14,28 @@ from typing import Any
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from engine import Card, CardSet, Event, Expect, GameState, InstantPayment, Replay, replay, resolve
+from engine import Card, CardSet, Event, EventType, Expect, GameState, InstantPayment, Replay, replay, resolve
+from engine.rules import TwoCardBomb
 from engine.simulate import simulate
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
 from .parsing import GoStopBlueprint
-from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, MoveList, Named, Strict, card_list, rules_field
+from .schemas import (
+    MAX_ID_LENGTH,
+    MAX_PLAYERS,
+    Count,
+    MoveList,
+    Named,
+    Strict,
+    card_list,
+    rules_field,
+    sit_out_field,
+)
 from .score import ScoreOut, score_json
 from .sentences import replay as words
-from .settlement import SettlementOut, settlement_json
+from .settlement import SaleOut, SettlementOut, sale_json, settlement_json
 
 __all__ = [
     "CHONGTONG_EXAMPLE",
@@ -52,15 +63,29 @@ class MoveSchema(Strict):
     draw_capture = Named("CardId", metadata={"description": "which of two layout cards it takes"})
     shake = fields.List(
         Named("CardId"),
-        validate=validate.Length(3, 3),
-        metadata={"description": "three cards of one month shown before playing one of them"},
+        validate=validate.Length(3, 4),
+        metadata={
+            "description": "three cards of one month shown before playing one of them; four for a chongtong played "
+            "on (chongtong_at_deal: play-on)"
+        },
     )
     bomb = fields.List(
         Named("CardId"),
-        validate=validate.Length(3, 3),
-        metadata={"description": "three cards of one month played at once onto the fourth"},
+        validate=validate.Length(2, 3),
+        metadata={
+            "description": "three cards of one month played at once onto the fourth; two onto the two on the "
+            "layout, where two_card_bomb allows it"
+        },
     )
     flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
+    chongtong = fields.List(
+        Named("CardId"),
+        validate=validate.Length(4, 4),
+        metadata={
+            "description": "in a bonus turn: the four cards of a month the card taken in for the bonus card "
+            "completed, where chongtong_by_bonus makes that a chongtong (the hand ends there)"
+        },
+    )
     bonus = Named("BonusCardId", metadata={"description": "a bonus card played from hand"})
     bonus_flipped = fields.List(
         Named("BonusCardId"), metadata={"description": "bonus cards the stock turned up during the turn"}
@@ -91,6 +116,7 @@ class DealSchema(Strict):
             "for a game whose hands are hidden, so that the deal can end in chongtong"
         },
     )
+    sit_out = sit_out_field()
 
 
 class ReplayRequest(Strict):
@@ -128,6 +154,9 @@ class ReplayPlayerOut(Strict):
         },
     )
     flip_turns = fields.Integer(required=True, metadata={"description": "flip turns held after a bomb"})
+    two_card_bombs = fields.Integer(
+        metadata={"description": "two-card bombs made (RULES.md 5.5); only where the rules allow them"}
+    )
 
 
 class EventOut(Strict):
@@ -140,18 +169,33 @@ class EventOut(Strict):
     from_ = fields.String(data_key="from", metadata={"description": "steal: the player who gives"})
     cards = fields.List(Named("CardId"), metadata={"description": "the cards taken, shown or stolen"})
     card = Named("CardId", metadata={"description": "bonus: the bonus card"})
-    source = fields.String(metadata={"description": "bonus: where it came from (layout, stock, hand)"})
+    source = fields.String(
+        metadata={
+            "description": "bonus: where it came from (layout, stock, hand); chongtong: bonus when completed by "
+            "the card taken in for a bonus card"
+        }
+    )
     cause = Named("EventType", metadata={"description": "steal: the event that stole"})
     played = fields.Raw(metadata={"description": "the card played (a list for a bomb)"})
     paired = Named("CardId", metadata={"description": "ppuk: the layout card the played card paired with"})
+    bonus = fields.List(
+        Named("CardId"),
+        metadata={"description": "ppuk: bonus cards flipped onto it, which stay with its stack (bonus_on_ppuk)"},
+    )
     drawn = Named("CardId", metadata={"description": "ppuk, chok: the flipped card"})
     count = fields.Integer(metadata={"description": "ppuk: the player's ppuks so far; go: the go count"})
     month = fields.Integer()
-    maker = fields.String(allow_none=True, metadata={"description": "stack capture: whose ppuk (null: dealt)"})
+    maker = fields.String(
+        allow_none=True, metadata={"description": "stack capture, and its steal: whose ppuk (null: dealt)"}
+    )
     points = fields.Integer(metadata={"description": "go, stop: the caller's score"})
     automatic = fields.Boolean(metadata={"description": "stop: on a last turn, by itself"})
     turns = fields.Integer(metadata={"description": "heodang: the empty turns"})
-    reason = fields.String(metadata={"description": "nagari or redeal at the deal: floor-four or multiple-chongtong"})
+    reason = fields.String(
+        metadata={
+            "description": "nagari, redeal, or the dealer's chongtong at the deal: floor-four or multiple-chongtong"
+        }
+    )
     players = fields.List(fields.String())
     sep_animal_as = Named("CupPlacement")
 
@@ -164,7 +208,7 @@ class InstantPaymentOut(Strict):
     code = Named("InstantPaymentCode", required=True)
     turns = fields.Integer(required=True, metadata={"description": "first-ppuk: ppuks on this many first turns"})
     reason = fields.String(required=True)
-    move_index = fields.Integer(required=True)
+    move_index = fields.Integer(required=True, allow_none=True, metadata={"description": "null: at the deal"})
 
 
 class IfGoOut(Strict):
@@ -190,9 +234,26 @@ class NextOut(Strict):
     )
 
 
+class SitOutOut(Strict):
+    player = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "counted from the dealer (1): 2, 3, or 4 (sells)"})
+    hand = fields.List(Named("CardId"), required=True, metadata={"description": "the cards of the hand known"})
+    detail = fields.String(required=True)
+
+
 class ReplayResponse(Echo):
     status = Named("ReplayStatus", required=True)
     players = fields.List(fields.Nested(ReplayPlayerOut), required=True)
+    sit_out = fields.Nested(
+        SitOutOut, metadata={"description": "with gwang_palgi: the fourth person, who sat out (RULES.md 4.5)"}
+    )
+    sale = fields.Nested(
+        SaleOut,
+        metadata={
+            "description": "the brights the fourth sold at the deal, also among instant_payments; absent when "
+            "nobody sold"
+        },
+    )
     layout = fields.List(Named("CardId"), required=True, metadata={"description": "card ids, in catalog order"})
     stock_left = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
@@ -218,14 +279,27 @@ def _json(value: Any) -> Any:
     return value
 
 
-def event_json(w: Words, e: Event) -> dict[str, Any]:
+def event_json(w: Words, e: Event, *, after_chok: bool = False) -> dict[str, Any]:
     return {
         "move_index": e.move_index,
         "player": e.player,
         "type": e.type,  # a StrEnum: orjson writes its value
-        "detail": words.event_detail(w, e),
+        "detail": words.event_detail(w, e, after_chok=after_chok),
         **{key: _json(value) for key, value in e.data.items()},
     }
+
+
+def events_json(w: Words, events: list[Event]) -> list[dict[str, Any]]:
+    """Every event; a sseul in the turn of a chok is a chok on an empty layout counted as a sseul (RULES.md 5.3:
+    a chok takes only the card played, so it leaves the layout empty only when it began empty)."""
+    out = []
+    chok_at: int | None = None
+    for e in events:
+        if e.type is EventType.CHOK:
+            chok_at = e.move_index
+        after_chok = e.type is EventType.SSEUL and e.move_index is not None and e.move_index == chok_at
+        out.append(event_json(w, e, after_chok=after_chok))
+    return out
 
 
 def instant_payment_json(w: Words, p: InstantPayment, stake: int) -> dict[str, Any]:
@@ -260,7 +334,8 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
 def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[str, Any]:
     """A replayed log as JSON: the table now, every event, and the settlement once the hand is over."""
     state = r.state
-    return {
+    two_card = state.rules.two_card_bomb is not TwoCardBomb.OFF
+    out = {
         "status": "finished" if state.is_over else "in_progress",
         "players": [
             {
@@ -274,16 +349,28 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
                 "hand_size": seat.hand_size,
                 "hand": seat.hand.ids(),
                 "flip_turns": seat.flip_turns,
+                **({"two_card_bombs": seat.two_card_bombs} if two_card else {}),
             }
             for seat in state.seats
         ],
         "layout": state.layout_cards().ids(),
         "stock_left": state.stock_left,
-        "events": [event_json(w, e) for e in state.events],
+        "events": events_json(w, state.events),
         "instant_payments": [instant_payment_json(w, p, stake) for p in state.instant_payments],
         "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
-        "settlement": settlement_json(w, r.settlement) if r.settlement is not None else None,
+        "settlement": settlement_json(w, r.settlement, stake=stake) if r.settlement is not None else None,
     }
+    sitter = state.sit_out
+    if sitter is not None:
+        out["sit_out"] = {
+            "player": sitter.player,
+            "seat": sitter.seat,
+            "hand": [c.id for c in sitter.hand],
+            "detail": words.sit_out_detail(w, sitter.player, sitter.seat),
+        }
+    if state.sale is not None:
+        out["sale"] = sale_json(w, state.sale, stake)
+    return out
 
 
 def replay_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:

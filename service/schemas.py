@@ -21,12 +21,15 @@ from engine import CARDS, KNOBS, PRESETS, Combination, EventType, Expect, Kind, 
 CARD_IDS = [c.id for c in CARDS]
 BONUS_IDS = [c.id for c in CARDS if c.kind is Kind.BONUS]
 CUP_PLACEMENTS = ["animal", "junk"]
+CUP_COUNTED = ["none", "animal", "junk"]
 MAX_PLAYERS = 3
 MAX_ID_LENGTH = 64
 
 
-# Knobs whose choices are the same set share its component: one type in a generated client, not two.
-_SHARED_CHOICES: dict[tuple[str, ...], str] = {("redeal", "nagari"): "RedealOrNagari"}
+# Knobs whose choices are the same set share its component: one type in a generated client, not two. The set
+# of floor_four and multiple_chongtong keeps the name it had before the dealer could win (issue 19), so that a
+# generated client keeps its type.
+_SHARED_CHOICES: dict[tuple[str, ...], str] = {("redeal", "nagari", "dealer-wins"): "RedealOrNagari"}
 
 
 def _knob_component(knob: str) -> str:
@@ -40,7 +43,10 @@ def _enum(values: list[str], description: str) -> dict[str, Any]:
     return {"type": "string", "enum": values, "description": description}
 
 
-_CHOICE_DOCS = {"RedealOrNagari": "what the deal becomes (floor_four, multiple_chongtong): a redeal, or a nagari"}
+_CHOICE_DOCS = {
+    "RedealOrNagari": "what the deal becomes (floor_four, multiple_chongtong): a redeal, a nagari, or the dealer's "
+    "win, as by chongtong"
+}
 
 # The named sets of values, each one component schema of the OpenAPI document.
 NAMED: Mapping[str, dict[str, Any]] = {
@@ -48,6 +54,9 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "BonusCardId": _enum(BONUS_IDS, "a bonus card"),
     "PresetName": _enum(list(PRESETS), "a preset: a named rule set (RULES.md 10), as GET /v1/rules lists them"),
     "CupPlacement": _enum(CUP_PLACEMENTS, "where the cup (sep-animal) counts: as an animal, or as double junk"),
+    "CupCounted": _enum(
+        CUP_COUNTED, "where a player's declared counts put the cup: not held, counted as an animal, or as double junk"
+    ),
     "CardKind": _enum([k.value for k in Kind], "what a card is"),
     "Combination": _enum([c.value for c in Combination], "a scoring combination (RULES.md 2)"),
     "EventType": _enum([t.value for t in EventType], "what happened at the table"),
@@ -55,7 +64,9 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "Expect": _enum([e.value for e in Expect], "what the log must say next: a turn, a flip turn, or a go/stop call"),
     "ReplayStatus": _enum(["in_progress", "finished"], "whether the hand of a replayed log is over"),
     "InstantPaymentCode": _enum(
-        ["first-ppuk", "first-ttadak"], "why a payment was made at once: first-turn ppuks, or a first-turn ttadak"
+        ["first-ppuk", "first-ttadak", "gwang-sale"],
+        "why a payment was made at once: first-turn ppuks, a first-turn ttadak, or the brights sold by the fourth "
+        "at a table of three (at the deal)",
     ),
     **{
         _knob_component(name): _enum(list(knob.choices), _CHOICE_DOCS.get(_knob_component(name), f"a value of {name}"))
@@ -174,6 +185,35 @@ def rules_field() -> RulesSpec:
 
 def cup_pin(description: str = "pin the cup (sep-animal) as an animal or as double junk") -> Named:
     return one_of("CupPlacement", load_default=None, allow_none=True, metadata={"description": description})
+
+
+class SitOutSchema(Strict):
+    """The fourth person at a table of three (RULES.md 4.5), who did not play: in /v1/settle and in a replay's
+    deal. The engine checks the seat and the hand against the rules (``sit-out-not-allowed``)."""
+
+    player = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
+    seat = Count(
+        required=True,
+        metadata={
+            "description": "the seat counted from the dealer (1): 2 or 3 for a player who chose to sit out, 4 for "
+            "the fourth, who had to and sells their brights"
+        },
+    )
+    hand = card_list(
+        "the sitter's hand: all of it when the deal is known (it goes under the stock in this order), else the "
+        "cards shown for the sale",
+        load_default=list,
+    )
+
+
+def sit_out_field(**kwargs: Any) -> fields.Nested:
+    return fields.Nested(
+        SitOutSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "with gwang_palgi, the fourth person at the table, who sat out (RULES.md 4.5)"},
+        **kwargs,
+    )
 
 
 class MoveList(fields.Field[Any]):

@@ -13,15 +13,40 @@ from typing import Any
 
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
+from werkzeug.exceptions import UnprocessableEntity
 
-from engine import Check, HandResult, Outcome, Payment, PlayerHand, Settlement, resolve, settle
+from engine import (
+    Check,
+    Declared,
+    HandResult,
+    Outcome,
+    Payment,
+    PlayerHand,
+    Sale,
+    Settlement,
+    read_sit_out,
+    resolve,
+    settle,
+)
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
 from .parsing import GoStopBlueprint
-from .schemas import MAX_ID_LENGTH, MAX_PLAYERS, Count, Named, Strict, card_list, cup_pin, one_of, rules_field
+from .schemas import (
+    MAX_ID_LENGTH,
+    MAX_PLAYERS,
+    Count,
+    Named,
+    Strict,
+    card_list,
+    cup_pin,
+    one_of,
+    rules_field,
+    sit_out_field,
+)
 from .score import ScoreOut, score_json
+from .sentences import problems as field_words
 from .sentences import settlement as words
 
 __all__ = [
@@ -35,12 +60,51 @@ __all__ = [
 ]
 
 
+class DeclaredCounts(Strict):
+    """What a player says they captured instead of showing the cards (API.md v1.2). The engine refuses counts no
+    deal could give (``impossible-counts``, ``impossible-points``, ``negative-count``)."""
+
+    points = Count(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "the winner's combination score (RULES.md 2): required for the winner, not "
+            "allowed for a loser"
+        },
+    )
+    brights = Count(load_default=0)
+    rain = fields.Boolean(load_default=False, metadata={"description": "whether the brights include the rain bright"})
+    animals = Count(load_default=0, metadata={"description": "the cup counted here when cup is animal"})
+    ribbons = Count(load_default=0)
+    junk_units = Count(
+        load_default=0,
+        metadata={
+            "description": "junk units: a double junk counts 2, a bonus card its units, the cup 2 when cup is "
+            "junk (RULES.md 1, 3)"
+        },
+    )
+    cup = one_of("CupCounted", load_default="none")
+
+
 class SettlePlayer(Strict):
     id = fields.String(required=True, validate=validate.Length(1, MAX_ID_LENGTH))
-    captured = card_list("cards this player captured", load_default=list)
+    captured = card_list("cards this player captured (or give declared instead)", load_default=None)
+    declared = fields.Nested(
+        DeclaredCounts,
+        load_default=None,
+        metadata={
+            "description": "the counts of what this player captured, as the table says them, instead of "
+            "captured (API.md v1.2)"
+        },
+    )
     go_count = Count(load_default=0, validate=validate.Range(0, 20))
     shakes = Count(load_default=0, validate=validate.Range(0, 4))
     bombs = Count(load_default=0, validate=validate.Range(0, 4))
+    two_card_bombs = Count(
+        load_default=0,
+        validate=validate.Range(0, 6),
+        metadata={"description": "two-card bombs (RULES.md 5.5), where two_card_bomb allows them"},
+    )
     sep_animal_as = cup_pin()
 
 
@@ -72,6 +136,7 @@ class SettleRequest(Strict):
     )
     nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
+    sit_out = sit_out_field()
 
 
 class FactorOut(Strict):
@@ -117,12 +182,34 @@ class PaymentOut(Strict):
     )
 
 
+class SaleOut(Strict):
+    seller = fields.String(required=True, metadata={"description": "the fourth, who sat out and sold"})
+    payers = fields.List(fields.String(), required=True, metadata={"description": "the players other than the dealer"})
+    cards = fields.List(Named("CardId"), required=True, metadata={"description": "the seller's hand as it was known"})
+    brights = fields.Integer(required=True, metadata={"description": "brights in the hand, 1 point each"})
+    bonus_cards = fields.Integer(required=True, metadata={"description": "bonus cards in the hand, 1 point each"})
+    combinations = fields.Integer(required=True, metadata={"description": "points of the combinations the hand holds"})
+    month = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the month of which the hand holds three: doubled"}
+    )
+    value = fields.Integer(required=True, metadata={"description": "the points each payer pays the seller"})
+    amount = fields.Integer(required=True, metadata={"description": "value x stake, from each payer"})
+    reason = fields.String(required=True)
+
+
 class SettlementOut(Strict):
     outcome = Named("Outcome", required=True)
     winner = fields.String(required=True, allow_none=True)
     score = fields.Nested(ScoreOut, required=True, allow_none=True)
     base_points = fields.Integer(required=True)
     payments = fields.List(fields.Nested(PaymentOut), required=True)
+    sale = fields.Nested(
+        SaleOut,
+        metadata={
+            "description": "with a fourth at the table (RULES.md 4.5): the brights sold at the deal, paid "
+            "apart from payments; absent when nobody sold"
+        },
+    )
     explanation = fields.List(fields.String(), required=True)
 
 
@@ -140,8 +227,25 @@ def _check_json(w: Words, c: Check, p: Payment, s: Settlement) -> dict[str, Any]
     }
 
 
-def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
-    """A settlement as JSON: every payment with its checks and their reasons, and the explanation."""
+def sale_json(w: Words, sale: Sale, stake: int) -> dict[str, Any]:
+    """The brights sold by the fourth at a table of three (RULES.md 4.5), with what makes up their value."""
+    return {
+        "seller": sale.seller,
+        "payers": list(sale.payers),
+        "cards": sale.cards.ids(),
+        "brights": sale.brights,
+        "bonus_cards": sale.bonus_cards,
+        "combinations": sale.combinations,
+        "month": sale.month,
+        "value": sale.value,
+        "amount": sale.value * stake,
+        "reason": words.sale_reason(w, sale),
+    }
+
+
+def settlement_json(w: Words, s: Settlement, *, stake: int | None = None) -> dict[str, Any]:
+    """A settlement as JSON: every payment with its checks and their reasons, the sale of a fourth's brights, and
+    the explanation. ``stake``: the hand's, where the settlement does not carry it (a nagari's)."""
     payments = []
     for p in s.payments:
         checks = [_check_json(w, c, p, s) for c in p.checks]
@@ -158,7 +262,7 @@ def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
                 "covers": [{"player": who, "points": pts} for who, pts in p.covers],
             }
         )
-    return {
+    out = {
         "outcome": s.outcome,
         "winner": s.winner,
         "score": score_json(w, s.score) if s.score is not None else None,
@@ -166,15 +270,62 @@ def settlement_json(w: Words, s: Settlement) -> dict[str, Any]:
         "payments": payments,
         "explanation": words.explanation(w, s),
     }
+    if s.sale is not None:
+        out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake)
+    return out
+
+
+def _declared(counts: Mapping[str, Any] | None) -> Declared | None:
+    if counts is None:
+        return None
+    return Declared(
+        counts["points"],
+        counts["brights"],
+        counts["rain"],
+        counts["animals"],
+        counts["ribbons"],
+        counts["junk_units"],
+        counts["cup"],
+    )
+
+
+class _ShapeError(UnprocessableEntity):
+    """A request whose fields are each well formed but not together: answered as a validation error, each field at
+    fault with its message (``service.problems``)."""
+
+    def __init__(self, messages: dict[str, Any]) -> None:
+        super().__init__()
+        self.data = {"messages": {"json": messages}}
+
+
+def _refuse_both(players: list[Mapping[str, Any]]) -> None:
+    """A player gives their captured cards or their counts, not both (API.md v1.2): a request of the wrong shape."""
+    both = {
+        i: {"declared": [field_words.BOTH_CAPTURED_AND_DECLARED]}
+        for i, p in enumerate(players)
+        if p["captured"] is not None and p["declared"] is not None
+    }
+    if both:
+        raise _ShapeError({"players": both})
 
 
 def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The answer to a validated POST /v1/settle body, in the language of ``w``."""
     players = body["players"]
+    _refuse_both(players)
     rules = resolve(body["rules"], players=len(players))
     hand = HandResult(
         players=tuple(
-            PlayerHand(p["id"], p["captured"], p["go_count"], p["shakes"], p["bombs"], p["sep_animal_as"])
+            PlayerHand(
+                p["id"],
+                p["captured"] or (),
+                p["go_count"],
+                p["shakes"],
+                p["bombs"],
+                p["sep_animal_as"],
+                _declared(p["declared"]),
+                p["two_card_bombs"],
+            )
             for p in players
         ),
         winner=body["winner"],
@@ -182,8 +333,9 @@ def settle_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         nagari_streak=body["nagari_streak"],
         stake=body["stake"],
         last_go=body["last_go"],
+        sit_out=read_sit_out(body["sit_out"]),
     )
-    return {**settlement_json(w, settle(hand, rules)), **echo(rules)}
+    return {**settlement_json(w, settle(hand, rules), stake=body["stake"]), **echo(rules)}
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {

@@ -73,18 +73,20 @@ def _hand(body: dict[str, Any]) -> Iterator[Request]:
     for p in players:
         yield ("POST", "/v1/score", {"rules": rules, "cards": p["captured"]})
         yield ("POST", "/v1/score", {"rules": rules, "cards": p["captured"], "sep_animal_as": "animal"})
+    yield from (("POST", "/v1/settle", b) for b in settles(rules, players, winner))
+
+
+def settles(rules: Any, players: list[dict[str, Any]], winner: str | None) -> Iterator[dict[str, Any]]:
+    """The /v1/settle requests made of a finished hand's piles: stakes, streaks, overrides, every outcome (also
+    settled from the counts the piles make, tests/test_settle_table.py)."""
     for streak, stake in ((0, 1), (1, 100), (3, 7)):
-        yield (
-            "POST",
-            "/v1/settle",
-            {"rules": rules, "players": players, "winner": winner, "nagari_streak": streak, "stake": stake},
-        )
-    yield ("POST", "/v1/settle", {"rules": rules, "players": players, "winner": None})
+        yield {"rules": rules, "players": players, "winner": winner, "nagari_streak": streak, "stake": stake}
+    yield {"rules": rules, "players": players, "winner": None}
     overrides = {"preset": rules, "nagari_cap": 4, "gobak": "pays-all-double", "pibak_max_loser_junk": 9}
-    yield ("POST", "/v1/settle", {"rules": overrides, "players": players, "winner": winner, "nagari_streak": 3})
+    yield {"rules": overrides, "players": players, "winner": winner, "nagari_streak": 3}
     for p in players:
         for outcome in ("chongtong", "three-ppuk", "heodang", "stop"):
-            yield ("POST", "/v1/settle", {"rules": rules, "players": players, "winner": p["id"], "outcome": outcome})
+            yield {"rules": rules, "players": players, "winner": p["id"], "outcome": outcome}
 
 
 REFUSALS: list[tuple[str, Any]] = [

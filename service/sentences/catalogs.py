@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from ..i18n import N_, Words
 from . import names
 
-__all__ = ["PRESETS", "card_names", "preset_description"]
+__all__ = ["PRESETS", "card_names", "choice_label", "knob_label", "preset_description"]
 
 PRESETS: Mapping[str, str] = {
     "korean-2p": N_(
@@ -40,3 +40,15 @@ def preset_description(w: Words, preset: str) -> str:
 def card_names(languages: Mapping[str, Words], card_id: str) -> dict[str, str]:
     """A card's name in every language of the service (``/v1/cards``)."""
     return {lang: names.card(words, card_id) for lang, words in languages.items()}
+
+
+def knob_label(w: Words, knob: str) -> str:
+    """What a knob decides, as a rules panel shows it (``GET /v1/rules``)."""
+    return w.word(names.KNOBS[knob])
+
+
+def choice_label(w: Words, knob: str, value: str) -> str:
+    """One choice of a knob: a bonus card by its name, any other by the table's words for it."""
+    if knob == "bonus_cards":
+        return names.card(w, value)
+    return w.word(names.CHOICES[(knob, value)])

@@ -16,6 +16,8 @@ from ..i18n import N_, Words
 
 __all__ = [
     "CARDS",
+    "CHOICES",
+    "COUNTS",
     "FIELDS",
     "KNOBS",
     "MONTHS",
@@ -154,7 +156,7 @@ KNOBS = {
     "steal_chok": N_("the junk a chok takes"),
     "steal_ttadak": N_("the junk a ttadak takes"),
     "steal_sseul": N_("the junk a sseul takes"),
-    "steal_stack": N_("the junk a stack capture takes"),
+    "steal_stack": N_("the junk capturing another's ppuk takes"),
     "steal_ja_ppuk": N_("the junk taking back one's own ppuk takes"),
     "steal_bomb": N_("the junk a bomb takes"),
     "steal_bonus": N_("the junk a bonus card takes"),
@@ -174,14 +176,71 @@ KNOBS = {
     "heodang_points": N_("the points of heodang"),
     "first_ppuk_payments": N_("the payments for first-turn ppuks"),
     "first_ttadak_payment": N_("the payment for a first-turn ttadak"),
+    "four_brights_points": N_("the points of four brights"),
+    "ten_ribbons_points": N_("the points of all ten ribbons"),
+    "gwang_palgi": N_("four at the table, the fourth selling their brights"),
+    "chongtong_at_deal": N_("what a chongtong dealt does"),
+    "chongtong_by_bonus": N_("whether a bonus card's replacement completes a chongtong"),
+    "two_card_bomb": N_("the two-card bomb"),
+    "bonus_on_ppuk": N_("whether a bonus card flipped onto a ppuk stays with it"),
+    "chok_sseul": N_("whether a chok on an empty layout is also a sseul"),
+    "steal_dealt_stack": N_("the junk capturing a stack dealt on the layout takes"),
+    "sep_animal_stealable": N_("whether a steal may take the cup counted as double junk"),
+    "all_in": N_("whether a loser pays at most their balance"),
+    "limited_liability": N_("whether a winner takes at most their own balance"),
+    "push": N_("the pushes allowed in a row"),
     "rules": N_("the rules"),
     "preset": N_("the preset"),
+}
+
+# The choices of the knobs that take one of a few values (and of the set knobs), as a rules panel offers them:
+# (knob, value) -> words. The bonus cards are named as cards.
+CHOICES = {
+    ("bonus_from_hand", "replace"): N_("take the stock top into the hand, then play a hand card"),
+    ("bonus_from_hand", "extra-flip"): N_("play the stock top as if from hand"),
+    ("sep_animal", "best"): N_("where it scores more"),
+    ("sep_animal", "animal"): N_("always an animal"),
+    ("floor_four", "redeal"): N_("redeal"),
+    ("floor_four", "nagari"): N_("nagari"),
+    ("floor_four", "dealer-wins"): N_("the dealer wins, as by chongtong"),
+    ("multiple_chongtong", "redeal"): N_("redeal"),
+    ("multiple_chongtong", "nagari"): N_("nagari"),
+    ("multiple_chongtong", "dealer-wins"): N_("the dealer wins, as by chongtong"),
+    ("chongtong_at_deal", "win"): N_("wins at once"),
+    ("chongtong_at_deal", "play-on"): N_("played on, and the four may be shaken"),
+    ("chongtong_by_bonus", "never"): N_("never"),
+    ("chongtong_by_bonus", "first"): N_("on the player's first turn"),
+    ("chongtong_by_bonus", "always"): N_("at any turn"),
+    ("two_card_bomb", "off"): N_("not played"),
+    ("two_card_bomb", "no-multiplier"): N_("a bomb that does not double"),
+    ("two_card_bomb", "bomb-multiplier"): N_("a bomb that doubles like any bomb"),
+    ("bomb_flip_timing", "any"): N_("at any later turn"),
+    ("bomb_flip_timing", "next"): N_("the very next turns"),
+    ("go_scheme", "add-and-double"): N_("a point a go, doubling from the third"),
+    ("go_scheme", "double-from-three"): N_("a point a go for two, doubling from the third"),
+    ("go_scheme", "chips"): N_("a point a go, the payout doubled once past three"),
+    ("gobak", "none"): N_("no gobak"),
+    ("gobak", "double"): N_("the go-caller pays double"),
+    ("gobak", "pays-all"): N_("the go-caller pays for everyone"),
+    ("gobak", "pays-all-double"): N_("the go-caller pays for everyone, doubled"),
+    ("no_steal_on_last_turn", "chok"): N_("chok"),
+    ("no_steal_on_last_turn", "ttadak"): N_("ttadak"),
+    ("no_steal_on_last_turn", "sseul"): N_("sseul"),
+    ("no_steal_on_last_turn", "stack"): N_("a stack capture"),
+    ("no_steal_on_last_turn", "ja_ppuk"): N_("ja-ppuk"),
+    ("no_steal_on_last_turn", "bomb"): N_("bomb"),
+    ("no_steal_on_last_turn", "bonus"): N_("bonus card"),
 }
 
 _BODY_FIELDS = {
     "go_count": N_("the go count"),
     "shakes": N_("the number of shakes"),
     "bombs": N_("the number of bombs"),
+    "two_card_bombs": N_("the number of two-card bombs"),
+    "declared.brights": N_("the brights said"),
+    "declared.animals": N_("the animals said"),
+    "declared.ribbons": N_("the ribbons said"),
+    "declared.junk_units": N_("the junk units said"),
     "nagari_streak": N_("the nagari streak"),
     "stake": N_("the stake"),
 }
@@ -192,6 +251,7 @@ _MOVE_FIELDS = {
     "draw": N_("the flipped card"),
     "draw_capture": N_("the capture choice of the flipped card"),
     "shake": N_("the shaken cards"),
+    "chongtong": N_("the chongtong shown"),
     "bomb": N_("the bombed cards"),
     "bonus": N_("the bonus card"),
     "bonus_flipped": N_("the bonus cards flipped"),
@@ -201,6 +261,16 @@ _MOVE_FIELDS = {
 }
 # A field of the body or of a move, as a fact of a refusal.
 FIELDS = {**_BODY_FIELDS, **_MOVE_FIELDS}
+
+# What a count of a player's captures counts, as a refusal of declared counts names it (API.md v1.2).
+COUNTS = {
+    "brights": N_("brights"),
+    "animals": N_("animals"),
+    "ribbons": N_("ribbons"),
+    "junk_units": N_("junk units"),
+    "cup": N_("the cup"),
+    "rain": N_("the rain bright"),
+}
 
 # Where a card is, as a refusal names it.
 PLACES = {

@@ -19,6 +19,7 @@ from ..i18n import N_, Words
 from .saying import Facts, Say, say
 
 __all__ = [
+    "BOTH_CAPTURED_AND_DECLARED",
     "FIELD_MESSAGES",
     "FIELD_PATTERNS",
     "HTTP_REFUSALS",
@@ -134,6 +135,41 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("last-go-required", "last-go-required"): Say(
         N_("{players} all called go: say which of them called go last, since that player pays for everyone (gobak)")
     ),
+    # counts said instead of cards (API.md v1.2)
+    ("impossible-counts", "more-than-the-deck"): Say(
+        N_("{player} says {count} {kind}, but the deck holds only {most} under these rules")
+    ),
+    ("impossible-counts", "more-than-the-deck-together"): Say(
+        N_("The players have {count} {kind} between them, but the deck holds only {most} under these rules")
+    ),
+    ("impossible-counts", "one-of-a-kind-twice"): Say(N_("Two players say they hold {kind}, but there is only one")),
+    ("impossible-counts", "rain-without-bright"): Say(
+        N_("{player} says the rain bright is among their brights, but counts no bright")
+    ),
+    ("impossible-counts", "cup-not-counted"): (
+        Say(N_("{player} counts the cup as an animal, but counts no animal"), when=lambda f: f.get("cup") == "animal"),
+        Say(N_("{player} counts the cup as double junk, but counts fewer than 2 junk units")),
+    ),
+    ("impossible-counts", "unknown-cup"): Say(N_("{player} counts the cup as {cup}, which is no place for it")),
+    ("impossible-points", "unreachable"): Say(
+        N_("{player} says {points} points, but cards with these counts make only {reachable}")
+    ),
+    ("impossible-points", "points-required"): Say(N_("{player} won: say the points {player} stopped with")),
+    ("impossible-points", "points-for-a-loser"): Say(
+        N_("{player} did not win, so says no points: only the winner's points count")
+    ),
+    # four at a table of three (RULES.md 4.5)
+    ("sit-out-not-allowed", "off"): Say(N_("{player} sits out, but these rules seat no fourth person")),
+    ("sit-out-not-allowed", "is-playing"): Say(N_("{player} sits out, but is also one of the players")),
+    ("sit-out-not-allowed", "seat"): Say(
+        N_("{player} sits out at seat {seat}, but only seats 2, 3 and 4 can sit out (the dealer always plays)")
+    ),
+    ("sit-out-not-allowed", "hand-size"): Say(
+        N_("{player}, who sits out, is given {count} cards, but a hand holds {expected}")
+    ),
+    ("sit-out-not-allowed", "not-an-object"): Say(N_("Who sits out is an object of a player, a seat and a hand")),
+    ("sit-out-not-allowed", "no-player"): Say(N_("Say who sits out")),
+    ("sit-out-not-allowed", "hand-not-a-list"): Say(N_("The hand of {player}, who sits out, is a list of cards")),
     # the deal
     ("bad-deal", "unknown-card"): Say(N_("The deal cannot be: {card} ({place}) is not a card")),
     ("bad-deal", "player-count"): Say(N_("The deal cannot be: these rules are for {players} players, not {given}")),
@@ -159,6 +195,21 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
     ("bad-deal", "bonus-not-in-play"): Say(
         N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")
+    ),
+    ("bad-deal", "off"): Say(N_("The deal cannot be: {player} sits out, but these rules seat no fourth person")),
+    ("bad-deal", "is-playing"): Say(N_("The deal cannot be: {player} sits out, but is also one of the players")),
+    ("bad-deal", "seat"): Say(
+        N_(
+            "The deal cannot be: {player} sits out at seat {seat}, but only seats 2, 3 and 4 can sit out (the dealer "
+            "always plays)"
+        )
+    ),
+    ("bad-deal", "not-an-object"): Say(
+        N_("The deal cannot be: who sits out is an object of a player, a seat and a hand")
+    ),
+    ("bad-deal", "no-player"): Say(N_("The deal cannot be: say who sits out")),
+    ("bad-deal", "hand-not-a-list"): Say(
+        N_("The deal cannot be: the hand of {player}, who sits out, is a list of cards")
     ),
     ("bad-deal", "stock-size"): Say(N_("The deal cannot be: the stock has {count} cards, not {expected}")),
     ("bad-deal", "deck-size"): Say(
@@ -188,6 +239,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-move", "not-a-bonus-card"): Say(N_("{card} is not a bonus card")),
     ("bad-move", "bonus-then-nothing"): Say(N_("After the bonus card, {player} plays a hand card in the same turn")),
     ("bad-move", "bonus-flipped-not-bonus"): Say(N_("The bonus cards flipped list {card}, which is not a bonus card")),
+    ("bad-move", "chongtong-without-bonus"): Say(
+        N_("A chongtong is shown in a turn that plays a bonus card, and nothing else")
+    ),
     # a move against the table
     ("not-your-turn", "not-your-turn"): Say(N_("It is {expected}'s turn, not {player}'s")),
     ("not-your-turn", "not-a-player"): Say(N_("{player} is not a player of this hand")),
@@ -225,14 +279,51 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         N_("{player} calls go on their last turn, where only stop is possible")
     ),
     ("call-not-allowed", "no-call-due"): Say(N_("{player} calls, but no go or stop is due")),
-    ("shake-not-allowed", "shake-off"): Say(N_("These rules do not allow shaking")),
+    ("call-not-allowed", "stop-not-above-go"): Say(
+        N_(
+            "{player} cannot stop at {points} points with a go count of {go_count}: each call needs more points "
+            "than the one before, so the stop needs {least} or more"
+        )
+    ),
+    ("shake-not-allowed", "shake-off"): (
+        Say(N_("These rules do not allow shaking, so {player} cannot have shaken"), when=_given("shakes")),
+        Say(N_("These rules do not allow shaking")),
+    ),
     ("shake-not-allowed", "not-three-of-a-month"): Say(N_("A shake shows three cards of one month, not {cards}")),
     ("shake-not-allowed", "plays-another"): Say(N_("{player} shakes {cards} but plays {card}")),
     ("shake-not-allowed", "month-on-layout"): Say(N_("{player} cannot shake {month}: the layout holds {layout}")),
     ("shake-not-allowed", "after-extra-flip"): Say(
         N_("Under these rules the card played after a bonus card is the stock top, which cannot be shaken")
     ),
-    ("bomb-not-allowed", "bomb-off"): Say(N_("These rules do not allow bombs")),
+    ("bomb-not-allowed", "bomb-off"): (
+        Say(N_("These rules do not allow bombs, so {player} cannot have bombed"), when=_given("bombs")),
+        Say(N_("These rules do not allow bombs")),
+    ),
+    ("bomb-not-allowed", "two-card-off"): Say(
+        N_("These rules do not allow two-card bombs, so {player} cannot have made one")
+    ),
+    ("bomb-not-allowed", "not-two-of-a-month"): Say(N_("A two-card bomb plays two cards of one month, not {cards}")),
+    ("bomb-not-allowed", "not-two-on-layout"): Say(
+        N_("A two-card bomb of {month} needs two cards of it on the layout, which holds {layout}")
+    ),
+    ("chongtong-not-allowed", "off"): Say(
+        N_("These rules do not count four cards completed by a bonus card's replacement as chongtong: {cards}")
+    ),
+    ("chongtong-not-allowed", "after-first-turn"): Say(
+        N_(
+            "Under these rules a bonus card's replacement completes a chongtong only on the player's first turn: "
+            "{cards}"
+        )
+    ),
+    ("chongtong-not-allowed", "extra-flip"): Say(
+        N_("Under these rules a bonus card played from hand takes no card into the hand, so it completes no chongtong")
+    ),
+    ("chongtong-not-allowed", "not-four-of-a-month"): Say(
+        N_("A chongtong is all four cards of one month, not {cards}")
+    ),
+    ("chongtong-not-allowed", "cannot-hold"): Say(
+        N_("{player} cannot hold {cards} with the card just taken in for the bonus card")
+    ),
     ("bomb-not-allowed", "not-three-of-a-month"): Say(N_("A bomb plays three cards of one month, not {cards}")),
     ("bomb-not-allowed", "fourth-not-alone"): Say(N_("A bomb of {month} needs the fourth card alone on the layout")),
     ("bomb-not-allowed", "after-extra-flip"): Say(
@@ -244,6 +335,12 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("flip-required", "flip-required-empty"): Say(N_("{player} has no hand card left and must use a flip turn")),
     ("game-over", "game-over"): Say(N_("{player} moves after the hand is over")),
+    ("game-over", "after-chongtong"): Say(
+        N_(
+            "The card taken in for the bonus card completed a chongtong of {month}: the hand ends there, with no "
+            "more play"
+        )
+    ),
 }
 
 
@@ -303,7 +400,7 @@ MEANINGS: Mapping[str, str] = {
     # a finished hand
     "player-count": N_("Not the number of players the rules are for."),
     "duplicate-player": N_("Two players have the same id."),
-    "negative-count": N_("A go count, shakes, bombs, a nagari streak or a stake below zero."),
+    "negative-count": N_("A go count, shakes, bombs, a declared count, a nagari streak or a stake below zero."),
     "sep-animal-pin": N_("The cup is counted as double junk where the rules always count it as an animal."),
     "invalid-outcome": N_(
         "A way to end the hand that cannot be: a nagari with a winner, or a switched-off instant win."
@@ -313,6 +410,17 @@ MEANINGS: Mapping[str, str] = {
     "winner-below-target": N_("The winner stopped with fewer points than the rules need for a stop."),
     "last-go-required": N_(
         "Several losers called go where the last one pays for everyone (gobak): say which called last (last_go)."
+    ),
+    "impossible-counts": N_(
+        "Counts said instead of cards that no deal could give: more than the deck holds, alone or together, or the "
+        "rain bright or the cup where the counts leave no room for them."
+    ),
+    "impossible-points": N_(
+        "The winner's points are missing or are not a score cards with the counts can make, or a loser says points."
+    ),
+    "sit-out-not-allowed": N_(
+        "A fourth person who cannot sit out: the rules seat no fourth, the sitter is playing, a seat other than 2, "
+        "3 or 4, or a hand of the wrong size."
     ),
     # a move log
     "bad-deal": N_(
@@ -331,9 +439,15 @@ MEANINGS: Mapping[str, str] = {
     "draw-required": N_("The stock is not known, and the turn does not say which card its flip turned up."),
     "draw-mismatch": N_("The flipped card, or the bonus cards flipped, are not what the stock turned up."),
     "call-required": N_("A go or stop is due, and the log says something else."),
-    "call-not-allowed": N_("A go or stop where none is due, or a go on a player's last turn."),
+    "call-not-allowed": N_(
+        "A go or stop where none is due, a go on a player's last turn, or a stop after a go at no more points than "
+        "the go."
+    ),
     "shake-not-allowed": N_("A shake the rules switch off, or that the cards and the layout do not allow."),
     "bomb-not-allowed": N_("A bomb the rules switch off, or that the cards and the layout do not allow."),
+    "chongtong-not-allowed": N_(
+        "A chongtong completed by a bonus card's replacement that the rules or the cards do not allow."
+    ),
     "flip-not-allowed": N_("A flip turn the player does not hold."),
     "flip-required": N_("A flip turn is owed after a bomb, and the move is something else."),
     "game-over": N_("A move after the hand is over."),
@@ -374,8 +488,10 @@ FIELD_MESSAGES = frozenset(
         N_("Not a card id."),
         N_("Not a valid move object."),
         N_("must be a preset name or an object of knob overrides"),
+        N_("Give captured or declared, not both."),
     }
 )
+BOTH_CAPTURED_AND_DECLARED = N_("Give captured or declared, not both.")  # a settle player's cards and counts at once
 FIELD_PATTERNS = tuple(
     (re.compile(pattern), message)
     for pattern, message in (

@@ -16,7 +16,16 @@ from engine import Event, EventType, InstantPayment
 from ..i18n import N_, Words
 from .saying import Facts, Say, plural, reading, say
 
-__all__ = ["EVENTS", "IF_GO", "INSTANT_PAYMENTS", "event_detail", "if_go_reason", "instant_reason"]
+__all__ = [
+    "EVENTS",
+    "IF_GO",
+    "INSTANT_PAYMENTS",
+    "SIT_OUT",
+    "event_detail",
+    "if_go_reason",
+    "instant_reason",
+    "sit_out_detail",
+]
 
 Sentence = Say | Sequence[Say]
 
@@ -28,28 +37,60 @@ def _has(key: str, value: Any) -> Any:
 _RAN_OUT = Say(N_("The cards ran out with no stop: nagari"))
 
 EVENTS: Mapping[EventType, Sentence] = {
-    EventType.PPUK: Say(
-        N_(
-            "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
-            "three stay on the layout (ppuk number {count} for {player})"
-        )
+    EventType.PPUK: (
+        Say(
+            N_(
+                "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
+                "three stay on the layout (ppuk number {count} for {player}), and {bonus}, flipped onto it, stays "
+                "with them for whoever takes the stack"
+            ),
+            when=lambda f: bool(f.get("bonus")),
+        ),
+        Say(
+            N_(
+                "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
+                "three stay on the layout (ppuk number {count} for {player})"
+            )
+        ),
     ),
     EventType.CHOK: Say(N_("{player}'s flipped {drawn} takes the {played} just played (chok)")),
     EventType.TTADAK: Say(N_("{player} takes all four cards of {month} (ttadak): {cards}")),
-    EventType.SSEUL: Say(N_("{player} sweeps the layout clean (sseul)")),
+    EventType.SSEUL: (
+        Say(
+            N_("{player}'s chok leaves the layout empty as it was, and these rules count it as a sseul too"),
+            when=lambda f: bool(f.get("after_chok")),
+        ),
+        Say(N_("{player} sweeps the layout clean (sseul)")),
+    ),
     EventType.JA_PPUK: Say(N_("{player} takes back the stack of their own ppuk of {month}")),
     EventType.STACK_CAPTURE: (
         Say(N_("{player} captures the stack of {month} dealt on the layout"), when=_has("maker", None)),
         Say(N_("{player} captures {maker}'s ppuk of {month}")),
     ),
-    EventType.BOMB: Say(N_("{player} bombs with {played} and takes {cards}")),
+    EventType.BOMB: (
+        Say(
+            N_(
+                "{player} plays the two cards {played} at once onto the two on the layout (a two-card bomb) and "
+                "takes {cards}"
+            ),
+            when=lambda f: len(f.get("played") or ()) == 2,
+        ),
+        Say(N_("{player} bombs with {played} and takes {cards}")),
+    ),
     EventType.SHAKE: Say(N_("{player} shakes, showing {cards}")),
     EventType.BONUS: (
         Say(N_("{card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
         Say(N_("{player} plays {card} from hand and keeps it"), when=_has("source", "hand")),
         Say(N_("{player} flips {card} from the stock and keeps it")),
     ),
-    EventType.STEAL: reading(N_("{player} takes {cards} from {victim} for {cause}"), victim="from"),
+    EventType.STEAL: (
+        reading(
+            N_("{player} takes {cards} from {victim} for taking the stack dealt on the layout"),
+            victim="from",
+            when=lambda f: f.get("cause") == EventType.STACK_CAPTURE and "maker" in f and f["maker"] is None,
+        ),
+        reading(N_("{player} takes {cards} from {victim} for {cause}"), victim="from"),
+    ),
     EventType.GO: plural(
         "{player} calls go at {points} points ({n} go)", "{player} calls go at {points} points ({n} gos)", "count"
     ),
@@ -64,7 +105,21 @@ EVENTS: Mapping[EventType, Sentence] = {
         Say(N_("{player} counts the cup as double junk"), when=_has("sep_animal_as", "junk")),
         Say(N_("{player} counts the cup as an animal")),
     ),
-    EventType.CHONGTONG: Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
+    EventType.CHONGTONG: (
+        Say(
+            N_("All four cards of {month} were dealt to the layout: the dealer, {player}, wins as by chongtong"),
+            when=_has("reason", "floor-four"),
+        ),
+        Say(
+            N_("{players} were each dealt chongtong: {player}, who plays first, wins with the chongtong of {month}"),
+            when=_has("reason", "multiple-chongtong"),
+        ),
+        Say(
+            N_("The card {player} took in for a bonus card makes all four cards of {month}: chongtong, an instant win"),
+            when=_has("source", "bonus"),
+        ),
+        Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
+    ),
     EventType.THREE_PPUK: Say(N_("{player} makes a third ppuk and wins at once")),
     EventType.HEODANG: Say(N_("{player} captured nothing in {turns} turns in a row and wins at once (heodang)")),
     EventType.REDEAL: (
@@ -86,13 +141,15 @@ EVENTS: Mapping[EventType, Sentence] = {
 }
 
 
-def event_detail(w: Words, e: Event) -> str:
-    """What an event means, in a sentence."""
-    facts: Facts = {**e.data, "player": e.player or ""}
+def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
+    """What an event means, in a sentence. ``after_chok``: a sseul in the turn of a chok, which can only be a chok
+    on a layout empty when the turn began, counted as a sseul (``chok_sseul``, RULES.md 5.3)."""
+    facts: Facts = {**e.data, "player": e.player or "", "after_chok": after_chok}
     return say(w, EVENTS[e.type], facts)
 
 
 INSTANT_PAYMENTS: Mapping[str, Sentence] = {
+    "gwang-sale": Say(N_("the brights sold by the fourth, who sat out")),
     "first-ttadak": Say(N_("first-turn ttadak")),
     "first-ppuk": (
         Say(N_("first-turn ppuk"), when=_has("turns", 1)),
@@ -134,3 +191,17 @@ IF_GO: Mapping[str, Say] = {
 def if_go_reason(w: Words, player: str, go_count: int, gobak: str) -> str:
     """What a go risks: the go count it makes, and what gobak makes this player pay if another player wins."""
     return say(w, IF_GO.get(gobak, IF_GO["none"]), {"player": player, "go_count": go_count})
+
+
+# Who sat out at a table of four (RULES.md 4.5), by their seat counted from the dealer.
+SIT_OUT: Sentence = (
+    Say(
+        N_("Nobody before {player} sat out, so {player}, the fourth, sits out and sells their brights"),
+        when=_has("seat", 4),
+    ),
+    Say(N_("{player} chose to sit this hand out (seat {seat} from the dealer)")),
+)
+
+
+def sit_out_detail(w: Words, player: str, seat: int) -> str:
+    return say(w, SIT_OUT, {"player": player, "seat": seat})

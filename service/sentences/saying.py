@@ -109,7 +109,7 @@ def _cards(w: Words, value: Any) -> str:
 
 
 def _joined(w: Words, value: Any) -> Any:
-    return ", ".join(value) if isinstance(value, (list, tuple)) else value
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
 
 
 def _named(table: Mapping[Any, str]) -> Callable[[Words, Any], Any]:
@@ -141,7 +141,8 @@ def _number(w: Words, value: Any) -> Any:
 SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     **dict.fromkeys(("card", "top", "drawn", "played", "paired", "bonus"), _card),
     **dict.fromkeys(("cards", "layout", "flipped", "listed"), _cards),
-    **dict.fromkeys(("players", "covered"), _joined),
+    **dict.fromkeys(("players", "covered", "payers", "reachable"), _joined),
+    "kind": _named(names.COUNTS),
     "month": lambda w, m: w.word(names.MONTHS[m]),
     "rule": _named(names.RULES),
     "knob": _named(names.KNOBS),

@@ -11,12 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import Check, Outcome, Payment, Settlement
+from engine import Check, Outcome, Payment, Sale, Settlement
 
 from ..i18n import N_, Words
 from .saying import Say, plural, reading, say
 
-__all__ = ["CHECKS", "REASONS", "base_sum", "check_reason", "explanation", "payment_line"]
+__all__ = [
+    "CHECKS",
+    "DECLARED",
+    "REASONS",
+    "SALE",
+    "base_sum",
+    "check_reason",
+    "explanation",
+    "payment_line",
+    "sale_reason",
+]
 
 Sentence = Say | Sequence[Say]
 
@@ -43,10 +53,35 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         "{winner} shook {n} time: x{multiplier} each", "{winner} shook {n} times: x{multiplier} each", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
-    ("bomb", "bombed"): plural(
-        "{winner} bombed {n} time: x{multiplier} each", "{winner} bombed {n} times: x{multiplier} each", "bombs"
+    ("bomb", "bombed"): (
+        plural(
+            "{winner} made {n} two-card bomb, which counts as a bomb under these rules: x{multiplier}",
+            "{winner} made {n} two-card bombs, which count as bombs under these rules: x{multiplier} each",
+            "two_card_bombs",
+            when=lambda f: bool(f.get("two_card_bombs") and f["counted"] and not f["bombs"]),
+        ),
+        plural(
+            "{winner} bombed {n} time, and the two-card bombs ({two_card_bombs}) count too: x{multiplier} each",
+            "{winner} bombed {n} times, and the two-card bombs ({two_card_bombs}) count too: x{multiplier} each",
+            "bombs",
+            when=lambda f: bool(f.get("two_card_bombs") and f["counted"]),
+        ),
+        plural(
+            "{winner} bombed {n} time: x{multiplier}; two-card bombs do not count under these rules",
+            "{winner} bombed {n} times: x{multiplier} each; two-card bombs do not count under these rules",
+            "bombs",
+            when=lambda f: bool(f.get("two_card_bombs")),
+        ),
+        plural(
+            "{winner} bombed {n} time: x{multiplier} each", "{winner} bombed {n} times: x{multiplier} each", "bombs"
+        ),
     ),
     ("bomb", "no-bomb"): Say(N_("{winner} did not bomb")),
+    ("bomb", "two-card-no-multiplier"): plural(
+        "{winner} made {n} two-card bomb, which does not double the payment under these rules",
+        "{winner} made {n} two-card bombs, which do not double the payment under these rules",
+        "two_card_bombs",
+    ),
     ("meongtta", "enough-animals"): (
         reading(
             N_("{winner} has {n} animals, the cup counted as one: at least {threshold} (meongtta)"),
@@ -138,12 +173,58 @@ REASONS: Mapping[str, Sentence] = {
 }
 
 
+# A check resting on counts a player said instead of showing the cards (API.md v1.2, ``facts.declared``).
+DECLARED = Say(N_("{reason} (from the counts said at the table, not the cards)"))
+
+
 def check_reason(w: Words, c: Check, p: Payment, s: Settlement) -> str:
-    """Why a rule did or did not apply to one payment, citing its facts."""
+    """Why a rule did or did not apply to one payment, citing its facts; said to rest on declared counts where it
+    does."""
     sentence = REASONS.get(c.reason) or CHECKS.get((c.rule, c.reason))
     if sentence is None:
         raise KeyError(f"no sentence for the check {c.rule}/{c.reason}")
-    return say(w, sentence, {**c.facts, "winner": s.winner or "", "loser": p.payer, "rule": c.rule})
+    facts: dict[str, Any] = {**c.facts, "winner": s.winner or "", "loser": p.payer, "rule": c.rule}
+    if c.rule == "bomb" and c.applied:  # whether two-card bombs made part of the factor (RULES.md 5.5)
+        facts["counted"] = c.factor > facts["multiplier"] ** facts["bombs"]
+    reason = say(w, sentence, facts)
+    return say(w, DECLARED, {"reason": reason}) if c.facts.get("declared") else reason
+
+
+# The sale of the brights by the fourth at a table of three (RULES.md 4.5), paid at the deal.
+SALE: Sentence = (
+    Say(
+        N_("{seller} sat out and sold their brights, but the hand holds nothing that pays: nobody pays for it"),
+        when=lambda f: not f["value"],
+    ),
+    Say(
+        N_(
+            "{seller} sat out and sold their brights: {brights} for brights, {bonus_cards} for bonus cards and "
+            "{combinations} for combinations, doubled for three cards of {month}: {value} points from each of "
+            "{payers}"
+        ),
+        when=lambda f: f["month"] is not None,
+    ),
+    Say(
+        N_(
+            "{seller} sat out and sold their brights: {brights} for brights, {bonus_cards} for bonus cards and "
+            "{combinations} for combinations: {value} points from each of {payers}"
+        )
+    ),
+)
+
+
+def sale_reason(w: Words, sale: Sale) -> str:
+    """What the fourth's brights sold for, and who pays (RULES.md 4.5)."""
+    facts = {
+        "seller": sale.seller,
+        "payers": list(sale.payers),
+        "brights": sale.brights,
+        "bonus_cards": sale.bonus_cards,
+        "combinations": sale.combinations,
+        "month": sale.month,
+        "value": sale.value,
+    }
+    return say(w, SALE, facts)
 
 
 # --- the settlement told line by line ------------------------------------------------------------------------
@@ -196,11 +277,12 @@ def base_sum(s: Settlement) -> str:
 
 def explanation(w: Words, s: Settlement) -> list[str]:
     """The settlement told line by line: how the base is reached, then what each loser pays and why."""
+    sold = [sale_reason(w, s.sale)] if s.sale is not None else []  # paid at the deal, whatever comes of the hand
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
         facts: dict[str, Any] = {"streak": s.nagari_streak, "count": s.nagari_streak + 1, "carry": s.next_carry}
-        return [say(w, NAGARI, facts), say(w, CARRY, facts)]
+        return [say(w, NAGARI, facts), say(w, CARRY, facts), *sold]
     assert s.winner is not None and s.score is not None
     if s.outcome != Outcome.STOP:
         first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points})
@@ -209,7 +291,7 @@ def explanation(w: Words, s: Settlement) -> list[str]:
         first = say(w, STOP_AFTER_GOS, {**facts, "sum": base_sum(s)})
     else:
         first = say(w, STOP, {"winner": s.winner, "points": s.score.total, "base": s.base_points})
-    return [first, *(payment_line(w, p, s) for p in s.payments)]
+    return [first, *(payment_line(w, p, s) for p in s.payments), *sold]
 
 
 def payment_line(w: Words, p: Payment, s: Settlement) -> str:
