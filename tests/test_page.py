@@ -1749,7 +1749,7 @@ def _service_has(server: str, what: str) -> bool:
         body = {
             "rules": "korean-2p",
             "winner": "A",
-            "players": [{"id": "A", "declared": {"points": 3, "brights": 3}}, {"id": "B", "declared": {}}],
+            "players": [{"id": "A", "declared": {"points": 15, "brights": 5}}, {"id": "B", "declared": {}}],
         }
         return requests.post(server + "/v1/settle", json=body, timeout=5).status_code == 200
     if what == "evening":
@@ -1996,10 +1996,13 @@ def test_rules_panel_offers_the_house_rules(table):
     t.page.fill('[data-key="knob-four_brights_points"]', "5")
     t.click('[data-key="winner-0"]')
     t.click('[data-key="mode-counts"]')
-    t.page.fill('[data-key="q-points-0"]', "5")
+    # four brights at 5 and 12 junk units (3): 8 points, which four brights at 4 could not reach
+    t.page.fill('[data-key="q-points-0"]', "8")
     t.page.fill('[data-key="q-brights-0"]', "4")
+    t.page.fill('[data-key="q-junk_units-0"]', "12")
+    t.page.fill('[data-key="q-junk_units-1"]', "8")
     body = _sent(t, "/v1/settle", lambda: t.click('[data-key="submit"]'))
     assert body["rules"]["four_brights_points"] == 5
     t.page.wait_for_selector(".ruling")
-    assert t.page.locator(".payment").get_attribute("data-points") == "10"  # 5, x2 gwangbak
+    assert t.page.locator(".payment").get_attribute("data-points") == "16"  # 8, x2 gwangbak
     _controls_fit_a_thumb(t, "settle, the house rules open")

@@ -38,6 +38,8 @@ function header(current) {
           app.rerender();
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();
+          // and the knobs' labels of the rules panel
+          get("/v1/rules").then((rules) => { app.knobSpecs = knobSpecs(rules.knobs); app.rerender(); }).catch(() => {});
         },
       }, t("switch_to"))));
 }
@@ -91,8 +93,7 @@ function render() {
   VIEWS[name].afterRender?.();
 }
 
-// The knobs GET /v1/rules describes (name, kind, choices, bounds, what it does in the page's language), by
-// name; a list or an object by name are both read. None from a service that does not describe them.
+// The knobs GET /v1/rules describes (name, kind, label in the page's language, choices, bounds), by name.
 function knobSpecs(knobs) {
   if (!knobs) return null;
   const list = Array.isArray(knobs) ? knobs : Object.entries(knobs).map(([name, spec]) => ({ name, ...spec }));
@@ -105,8 +106,10 @@ async function start() {
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
   app.later = () => {
-    if (pointerDown || typing()) owed = true;
-    else render();
+    owed = true;
+    // a change fires while the focus is on its way to the next field (the Tab key: nothing has it yet), so
+    // the page is drawn once the focus has settled, and not while it is in another field to type
+    if (!pointerDown) setTimeout(settleLater);
   };
   app.go = (name) => {
     if (location.hash === "#" + name) render();

@@ -297,7 +297,7 @@ function rulesPanel() {
   );
 }
 
-// The house rules, each as the service describes it (its words, its choices, its bounds): a switch, a choice
+// The house rules, each as GET /v1/rules describes it (its label, its choices, its bounds): a switch, a choice
 // or a number. Opened by their own summary, inside the rules panel.
 function houseRules() {
   const specs = app.knobSpecs;
@@ -311,16 +311,15 @@ function houseRules() {
   };
   const control = (name) => {
     const spec = specs[name];
-    const label = spec.description || spec.doc || name;
+    const label = spec.label || name;
     const key = "knob-" + name;
     if (spec.kind === "bool") {
       return h("label", { class: "check-label knob" },
         h("input", { type: "checkbox", "data-key": key, checked: !!value(name), onchange: (e) => set(name, e.target.checked) }), " ", label);
     }
     if (spec.kind === "choice") {
-      const words = spec.choice_descriptions || {};
       return field(label, h("select", { "data-key": key, onchange: (e) => set(name, e.target.value) },
-        (spec.choices || []).map((c) => h("option", { value: c, selected: c === value(name) }, words[c] || c))));
+        (spec.choices || []).map((c) => h("option", { value: c.value, selected: c.value === value(name) }, c.label))));
     }
     return field(label, h("input", { type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum, value: value(name), "data-key": key,
       onchange: (e) => {
