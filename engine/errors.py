@@ -56,6 +56,13 @@ class GoStopError(ValueError):
         self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
         return self
 
+    def written_at(self, line: int, column: int) -> GoStopError:
+        """This refusal, naming where in a text log (``engine.notation``) its culprit was written (from 1)."""
+        self.params["line"] = line
+        self.params["column"] = column
+        self.context = {k: self.params[k] for k in CONTEXT_KEYS if k in self.params}
+        return self
+
     def __str__(self) -> str:
         facts = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         what = self.code if self.why == self.code else f"{self.code} ({self.why})"

@@ -55,12 +55,28 @@ CALL: Final = Expect.CALL
 class TurnOptions(Record):
     """What a turn may ask of the player, month by month (RULES.md 5): ``capture_months`` hold two layout cards,
     so a card of theirs played or flipped takes one of the two the log must name; a shake is possible in
-    ``shake_months`` (none of the month on the layout) and a bomb in ``bomb_months`` (its fourth alone there),
-    where the rules have them; ``flip_turns`` the player holds after a bomb, and whether one is ``flip_due``
-    now."""
+    ``shake_months`` (none of the month on the layout), a bomb of three in ``bomb_months`` (its fourth alone
+    there) and a two-card bomb in ``two_card_bomb_months`` (two of the month there, RULES.md 5.5), where the
+    rules have them; ``flip_turns`` the player holds after a bomb, and whether one is ``flip_due`` now."""
 
-    __slots__ = ("bomb_months", "capture_months", "flip_due", "flip_turns", "player", "shake_months")
-    fields = ("player", "capture_months", "shake_months", "bomb_months", "flip_turns", "flip_due")
+    __slots__ = (
+        "bomb_months",
+        "capture_months",
+        "flip_due",
+        "flip_turns",
+        "player",
+        "shake_months",
+        "two_card_bomb_months",
+    )
+    fields = (
+        "player",
+        "capture_months",
+        "shake_months",
+        "bomb_months",
+        "flip_turns",
+        "flip_due",
+        "two_card_bomb_months",
+    )
 
     def __init__(
         self,
@@ -70,6 +86,7 @@ class TurnOptions(Record):
         bomb_months: tuple[int, ...],
         flip_turns: int,
         flip_due: bool,
+        two_card_bomb_months: tuple[int, ...] = (),
     ) -> None:
         self.player: Final = player
         self.capture_months: Final = capture_months
@@ -77,6 +94,7 @@ class TurnOptions(Record):
         self.bomb_months: Final = bomb_months
         self.flip_turns: Final = flip_turns
         self.flip_due: Final = flip_due
+        self.two_card_bomb_months: Final = two_card_bomb_months
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled, so the copy module can copy it
@@ -248,7 +266,7 @@ class GameState:
             return None
         table = self.table
         seat = table.seats[self._mover]
-        capture, shake, bomb = [], [], []
+        capture, shake, bomb, two_card_bomb = [], [], [], []
         for month in range(1, 13):
             if asks_choice(table, month):
                 capture.append(month)
@@ -256,8 +274,16 @@ class GameState:
                 shake.append(month)
             if can_bomb(table, month):
                 bomb.append(month)
+            if can_two_card_bomb(table, month):
+                two_card_bomb.append(month)
         return TurnOptions(
-            self.players[self._mover], tuple(capture), tuple(shake), tuple(bomb), seat.flip_turns, self.expects is FLIP
+            self.players[self._mover],
+            tuple(capture),
+            tuple(shake),
+            tuple(bomb),
+            seat.flip_turns,
+            self.expects is FLIP,
+            tuple(two_card_bomb),
         )
 
     def hand_result(self, nagari_streak: int = 0, stake: int = 1, *, stop_now: bool = False) -> HandResult:

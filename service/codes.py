@@ -81,6 +81,8 @@ RULE_CODES = (
     "flip-not-allowed",
     "flip-required",
     "game-over",
+    # a move log in the text notation
+    "bad-notation",
 )
 
 # Every code, with the status it comes with; in order of status.

@@ -5,6 +5,11 @@ endpoint reads exactly one location, the JSON body, so this parser goes straight
 to the schema's ``Loader`` (``service.loading``: ``schema.load``, fast for a valid body): the same
 validation and the same error shapes, without webargs' per-request location machinery on the hot path.
 Documentation still comes from flask-smorest.
+
+An endpoint that also reads a body written as text (``@blp.arguments(schema, text=read)``: POST /v1/replay
+and the text notation) gets a ``text/plain`` body decoded from UTF-8 and handed to ``read``, which gives back
+what it wrote (``.body``, the JSON form, loaded through the same schema); the view receives that as its
+keyword argument ``written`` (None for a JSON body), so that it can point into the text.
 """
 
 from __future__ import annotations
@@ -19,19 +24,29 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
-from engine import CARDS
+from engine import CARDS, NotationError
 
 from .loading import Loader
+from .problems import Refusal
 
 CARD_IDS = frozenset(card.id for card in CARDS)  # for membership; schemas.CARD_IDS is the documented enum
 
 
 View = Callable[..., Any]
+TextReader = Callable[[str], Any]  # the text of a body -> what it writes: ``.body`` (its JSON form), and more
+TEXT = "text/plain"
+_UTF8 = ("utf-8", "utf8", "us-ascii", "ascii")  # the charsets a text body is read in (ASCII is UTF-8)
 
 
 class JsonBodyParser(FlaskParser):
     def use_args(
-        self, argmap: Any, req: Any = None, *, location: str | None = None, **kwargs: Any
+        self,
+        argmap: Any,
+        req: Any = None,
+        *,
+        location: str | None = None,
+        text: TextReader | None = None,
+        **kwargs: Any,
     ) -> Callable[[View], View]:
         if location != "json" or not isinstance(argmap, ma.Schema):
             return super().use_args(argmap, req, location=location, **kwargs)
@@ -44,22 +59,46 @@ class JsonBodyParser(FlaskParser):
                 if request.content_length is None and _sent_without_length():
                     # a body is read only with its length: say so, instead of answering "malformed JSON"
                     raise LengthRequired()
-                try:
-                    data = request.get_json()
-                except UnsupportedMediaType:
-                    raise
-                except BadRequest:
-                    abort(400, messages={"json": ["Invalid JSON body."]})
+                written = None
+                if text is not None and request.mimetype == TEXT:
+                    written = text(_text_body())  # NotationError: a 422 naming the line and column
+                    data = written.body
+                else:
+                    try:
+                        data = request.get_json()
+                    except UnsupportedMediaType:
+                        if text is not None:  # say that text is read too
+                            raise Refusal(415, "json-or-text") from None
+                        raise
+                    except BadRequest:
+                        abort(400, messages={"json": ["Invalid JSON body."]})
                 try:
                     body = loader.load(data)
                 except ma.ValidationError as err:
                     # report every fault at once: the shape's, and any card id that is not a card
                     abort(422, messages={"json": err.messages, "cards": unknown_card_ids(data)})
+                if text is not None:
+                    kw["written"] = written
                 return func(*args, body, **kw)
 
             return wrapper
 
         return decorator
+
+
+def _text_body() -> str:
+    """A text/plain body, decoded: UTF-8 (a byte-order mark is skipped); any other charset is refused (415), and
+    bytes that are not UTF-8 are a log that cannot be read, at the line and column where they start."""
+    charset = request.mimetype_params.get("charset", "utf-8").strip().lower()
+    if charset not in _UTF8:
+        raise Refusal(415, "charset", charset=charset[:40])
+    data = request.get_data(cache=False)  # a body over MAX_CONTENT_LENGTH is refused here (413)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        before = data[: err.start].decode("utf-8-sig")
+        line = before.count("\n") + 1
+        raise NotationError("not-utf-8", line=line, column=len(before) - before.rfind("\n")) from None
 
 
 def _sent_without_length() -> bool:

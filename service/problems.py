@@ -23,7 +23,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import fields
 from werkzeug.exceptions import HTTPException
 
-from engine import GoStopError, Place
+from engine import GoStopError, NotationError, Place
 
 from .codes import CODES, HTTP_CODES, type_of
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, request_words, words_for
@@ -74,6 +74,21 @@ class ProblemSchema(Strict):
     card = fields.String(metadata={"description": "the card at fault, as it was given (not always a card id)"})
     knob = fields.String()
     seen = fields.Nested(SeenOut, metadata={"description": "card-already-seen: where the card was seen"})
+    line = fields.Integer(
+        metadata={"description": "a log sent as text: the line (from 1) of the fault, or of the move refused"}
+    )
+    column = fields.Integer(metadata={"description": "with line: the column (from 1, counting characters)"})
+    why = fields.String(
+        metadata={"description": "bad-notation: what was found there (docs/NOTATION.md 6: unexpected, unknown-card...)"}
+    )
+    token = fields.String(metadata={"description": "bad-notation: the word found (unexpected, not-a-number)"})
+    expected = fields.String(metadata={"description": "bad-notation, unexpected: what belongs there"})
+    tag = fields.String(metadata={"description": "bad-notation: the tag at fault"})
+    first_line = fields.Integer(metadata={"description": "bad-notation, duplicate-tag: where the tag was first"})
+    error = fields.String(
+        metadata={"description": "bad-notation, rules or move: the code of the refusal of what the text says"}
+    )
+    error_why = fields.String(metadata={"description": "with error: which way that rule was broken"})
     choices = fields.List(fields.Raw(), metadata={"description": "invalid-knob: the values the knob takes"})
     presets = fields.List(Named("PresetName"), metadata={"description": "unknown-preset: the presets there are"})
 
@@ -127,7 +142,14 @@ def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
     for key in ("choices", "presets"):
         if key in extra:
             body[key] = list(extra[key])
+    if isinstance(err, NotationError):
+        body["why"] = err.why
+        body.update({key: extra[key] for key in _NOTATION_FACTS if key in extra})
     return body
+
+
+# The facts of a notation error a client may point at (docs/NOTATION.md 6), beside its line and column.
+_NOTATION_FACTS = ("token", "expected", "tag", "first_line", "error", "error_why")
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:

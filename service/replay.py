@@ -14,7 +14,22 @@ from typing import Any
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from engine import Card, CardSet, Event, EventType, Expect, GameState, InstantPayment, Replay, replay, resolve
+from engine import (
+    Card,
+    CardSet,
+    Event,
+    EventType,
+    Expect,
+    GameState,
+    IllegalMoveError,
+    InstantPayment,
+    ParsedLog,
+    Replay,
+    format_log,
+    read_log,
+    replay,
+    resolve,
+)
 from engine.rules import TwoCardBomb
 from engine.simulate import simulate
 
@@ -40,6 +55,7 @@ from .settlement import SaleOut, SettlementOut, sale_json, settlement_json
 __all__ = [
     "CHONGTONG_EXAMPLE",
     "LIVE_EXAMPLE",
+    "TEXT_EXAMPLES",
     "MoveSchema",
     "ReplayRequest",
     "ReplayResponse",
@@ -232,6 +248,38 @@ class NextOut(Strict):
         fields.Nested(MoveSchema),
         metadata={"description": "when the whole deal is known: every legal next move, in the move format"},
     )
+    # where the hands are hidden (no list of legal moves), what an app must prompt for (RULES.md 5)
+    capture_months = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "hidden hands, a turn due: the months with two cards on the layout, where a card played "
+            "or flipped must say which of the two it takes (capture, draw_capture)"
+        },
+    )
+    shake_months = fields.List(
+        fields.Integer(),
+        metadata={"description": "hidden hands, a turn due: the months a shake is possible in (none on the layout)"},
+    )
+    bomb_months = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "hidden hands, a turn due: the months a bomb of three is possible in (the fourth alone "
+            "on the layout)"
+        },
+    )
+    two_card_bomb_months = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "hidden hands, a turn due: the months a two-card bomb is possible in (two on the layout; "
+            "empty unless the rules' two_card_bomb is on, RULES.md 5.5)"
+        },
+    )
+    flip_turns = fields.Integer(
+        metadata={"description": "hidden hands, a turn due: the flip turns the player holds after a bomb"}
+    )
+    flip_due = fields.Boolean(
+        metadata={"description": "hidden hands, a turn due: a flip turn must be taken now (expects flip)"}
+    )
 
 
 class SitOutOut(Strict):
@@ -328,6 +376,15 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
         out["if_go"] = {"go_count": go_count, "gobak": gobak, "reason": words.if_go_reason(w, player, go_count, gobak)}
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
+    else:
+        asked = state.turn_options()  # the hands are hidden: what the turn may ask, month by month
+        if asked is not None:
+            out["capture_months"] = list(asked.capture_months)
+            out["shake_months"] = list(asked.shake_months)
+            out["bomb_months"] = list(asked.bomb_months)
+            out["two_card_bomb_months"] = list(asked.two_card_bomb_months)
+            out["flip_turns"] = asked.flip_turns
+            out["flip_due"] = asked.flip_due
     return out
 
 
@@ -373,12 +430,18 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
     return out
 
 
-def replay_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
-    """The answer to a validated POST /v1/replay body, in the language of ``w``."""
+def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
+    """The answer to a validated POST /v1/replay body, in the language of ``w``. ``written``: the body came as
+    a text log (``engine.read_log``), and a move it refuses is named at its line and column too."""
     players = body["players"]
     rules = resolve(body["rules"], players=len(players))
     streak, stake = body["nagari_streak"], body["stake"]
-    result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
+    try:
+        result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
+    except IllegalMoveError as err:
+        if written is not None and err.move_index is not None and err.move_index < len(written.moves):
+            raise err.written_at(*written.moves[err.move_index]) from None
+        raise
     return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
 
 
@@ -416,6 +479,13 @@ CHONGTONG_EXAMPLE: dict[str, Any] = {
 }
 
 
+# The live game in the text notation (docs/NOTATION.md), as players type it: ASCII codes, and Korean names.
+TEXT_EXAMPLES: dict[str, str] = {
+    "live-hidden-hands-ascii": format_log(LIVE_EXAMPLE),
+    "live-hidden-hands-korean": format_log(LIVE_EXAMPLE, spelling="korean"),
+}
+
+
 def examples() -> dict[str, dict[str, Any]]:
     """The documented requests: a live game, a whole simulated deal (made now), a chongtong shown at the deal."""
     return {
@@ -432,9 +502,14 @@ def blueprint() -> GoStopBlueprint:
     requests = examples()
     answers = {name: replay_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in requests.items()}
 
+    text_body = {
+        "schema": {"type": "string", "description": "the log in the text notation (docs/NOTATION.md), in UTF-8"},
+        "examples": {k: {"value": v} for k, v in TEXT_EXAMPLES.items()},
+    }
+
     @blp.route("/replay", methods=["POST"])
-    @blp.doc(operationId="replayLog")
-    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in requests.items()})
+    @blp.doc(operationId="replayLog", requestBody={"content": {"text/plain": text_body}})
+    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in requests.items()}, text=read_log)
     @blp.alt_response(
         200,
         schema=ReplayResponse,
@@ -442,14 +517,20 @@ def blueprint() -> GoStopBlueprint:
         description="the log is legal so far: the state, the events, and the settlement when it is over",
         examples={k: {"value": v} for k, v in answers.items()},
     )
-    def post_replay(body: dict[str, Any]) -> ResponseReturnValue:
+    def post_replay(body: dict[str, Any], written: ParsedLog | None = None) -> ResponseReturnValue:
         """Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
 
         `deal.layout` is required; leave out `deal.hands` and `deal.stock` for a physical game whose hands
         are hidden (every turn then says its `draw`). A log sent after every turn is a legal request: the answer
-        is `in_progress` with who moves `next` and what is expected. The first illegal move is answered with
-        422 and problem details naming it (`move_index`, `code`, `detail`).
+        is `in_progress` with who moves `next` and what is expected (with hidden hands, what to prompt for:
+        the months where a capture choice, a shake or a bomb can be asked, the flip turns held). The first
+        illegal move is answered with 422 and problem details naming it (`move_index`, `code`, `detail`).
+
+        The log may also be sent in the text notation of docs/NOTATION.md (`Content-Type: text/plain;
+        charset=utf-8`): it is read into this body and answered alike. Text that is not in the notation is
+        answered with 422 `bad-notation` naming its `line` and `column` (and `why`); an illegal move of a
+        text log names its line and column too.
         """
-        return answered(replay_answer(body, request_words()))
+        return answered(replay_answer(body, request_words(), written))
 
     return blp

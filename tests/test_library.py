@@ -168,13 +168,14 @@ def test_a_state_says_where_the_hand_stands():
 
 def test_turn_options_say_what_the_legal_moves_ask():
     """For an app that logs a game with hidden hands (no list of legal moves), turn_options says month by month
-    where a capture choice is asked and where a shake or a bomb can be (RULES.md 5); checked against the legal
-    moves of known deals along simulated hands."""
-    from engine import Move
+    where a capture choice is asked and where a shake, a bomb or a two-card bomb can be (RULES.md 5, 5.5);
+    checked against the legal moves of known deals along simulated hands."""
+    from engine import Move, TwoCardBomb
     from engine.simulate import simulate
 
-    checked = 0
-    for preset in ("korean-2p", "korean-3p", "basic-2p"):
+    checked = two_card_bombs = 0
+    two_card = {"preset": "korean-2p", "two_card_bomb": "bomb-multiplier"}  # a house rule (RULES.md 5.5)
+    for preset in ("korean-2p", "korean-3p", "basic-2p", two_card):
         for seed in range(15):
             body = simulate(preset, seed)
             state = GameState(body["players"], resolve(body["rules"]), body["deal"])
@@ -191,12 +192,21 @@ def test_turn_options_say_what_the_legal_moves_ask():
                                 assert card.month in options.capture_months
                         if move.shake:
                             assert move.shake[0].month in options.shake_months
-                        if move.bomb:
+                        if len(move.bomb) == 3:
                             assert move.bomb[0].month in options.bomb_months
+                        elif move.bomb:
+                            assert move.bomb[0].month in options.two_card_bomb_months
+                            two_card_bombs += 1
                         if move.play is not None and move.bonus is None and move.play.month in options.capture_months:
                             assert move.capture is not None  # a choice there is always asked
                     if not state.rules.allow_shake:
                         assert options.shake_months == ()
+                    if state.rules.two_card_bomb is TwoCardBomb.OFF:
+                        assert options.two_card_bomb_months == ()
+                    else:  # two cards of the month on the layout (the hand may hold the other two)
+                        layout = [card.month for card in state.layout_cards()]
+                        assert all(layout.count(m) == 2 for m in options.two_card_bomb_months)
                     checked += 1
                 state.apply(Move.from_dict(data, index=i))
     assert checked > 300
+    assert two_card_bombs > 0  # the simulated hands offered some

@@ -336,7 +336,8 @@ def test_readme_lists_every_problem_code():
 
 def test_every_code_the_engine_raises_is_a_documented_code():
     """service.codes.RULE_CODES holds exactly the codes the engine's errors are raised with (read from the
-    engine's source: the first argument of every ``...Error("code", ...)`` and ``self.fail("code", ...)``)."""
+    engine's source: the first argument of every ``...Error("code", ...)`` and ``self.fail("code", ...)``, and
+    bad-notation for a NotationError, whose first argument is its why)."""
     import ast
 
     from service.codes import RULE_CODES
@@ -347,9 +348,9 @@ def test_every_code_the_engine_raises_is_a_documented_code():
             if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
-            if name == "NotationError":  # its first argument is the why of its one code, bad-notation
-                continue
-            if (name.endswith("Error") or name == "fail") and isinstance(node.args[0].value, str):
+            if name == "NotationError":  # its first argument says why: its code is always bad-notation
+                raised.add("bad-notation")
+            elif (name.endswith("Error") or name == "fail") and isinstance(node.args[0].value, str):
                 raised.add(node.args[0].value)
     raised -= {"the hand is not over", "no go/stop decision is due", "legal_moves needs a known deal: hands and stock"}
     assert raised == set(RULE_CODES)

@@ -351,9 +351,21 @@ def test_replay_in_progress_tells_who_moves_next(client):
     resp = client.post("/v1/replay", json=LIVE)
     assert resp.status_code == 200 and resp.mimetype == "application/json"
     body = resp.get_json()
+    # the hands are hidden: what A may be asked (RULES.md 5). The layout holds one card of February, April, May,
+    # June, August, October and December (a bomb needs its fourth alone there), the three of March's ppuk, and
+    # none of January (taken), July, September, November (a shake needs none there); no month holds two.
     assert (body["status"], body["next"], body["settlement"]) == (
         "in_progress",
-        {"player": "A", "expects": "play"},
+        {
+            "player": "A",
+            "expects": "play",
+            "capture_months": [],
+            "shake_months": [1, 7, 9, 11],
+            "bomb_months": [2, 4, 5, 6, 8, 10, 12],
+            "two_card_bomb_months": [],
+            "flip_turns": 0,
+            "flip_due": False,
+        },
         None,
     )
     assert body["stock_left"] == 22 - 2

@@ -1,5 +1,6 @@
 """The words of the game that sentences name: cards, months, the rules a settlement checks, outcomes, what
-stole, house rules (knobs), the fields of a request and of a move, and the places a card can be.
+stole, house rules (knobs), the fields of a request and of a move, the places a card can be, and what a text
+log was expected to hold.
 
 Each table is keyed by the engine's own names (card ids, ``EventType``, ``Outcome``, knob names, a check's
 rule, a ``Place``'s kind); its values are the English words, message ids of the catalogs.
@@ -18,6 +19,7 @@ __all__ = [
     "CARDS",
     "CHOICES",
     "COUNTS",
+    "EXPECTED",
     "FIELDS",
     "KNOBS",
     "MONTHS",
@@ -270,6 +272,21 @@ COUNTS = {
     "junk_units": N_("junk units"),
     "cup": N_("the cup"),
     "rain": N_("the rain bright"),
+}
+
+# What a text log was expected to hold where it held something else (``NotationError``'s ``expected``).
+EXPECTED = {
+    "word": N_("a word"),
+    "card": N_("a card"),
+    "cards": N_("cards"),
+    "draw": N_("the card flipped"),
+    "end-of-move": N_("the end of the move"),
+    "cup-side": N_("animal or junk (the cup)"),
+    "player": N_("a player"),
+    "number": N_("a number"),
+    "knob": N_("a house rule (knob=value)"),
+    "preset": N_("a preset"),
+    "tag": N_("a tag name"),
 }
 
 # Where a card is, as a refusal names it.

@@ -13,12 +13,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import CardError, GoStopError, HandError, IllegalMoveError, RulesError
+from engine import CardError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
 
 from ..i18n import N_, Words
-from .saying import Facts, Say, say
+from .saying import Facts, Say, reading, say
 
 __all__ = [
+    "AT_LINE",
     "BOTH_CAPTURED_AND_DECLARED",
     "FIELD_MESSAGES",
     "FIELD_PATTERNS",
@@ -49,6 +50,7 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     CardError: N_("Invalid cards"),
     HandError: N_("Invalid hand"),
     IllegalMoveError: N_("Illegal move"),
+    NotationError: N_("Unreadable text log"),
     "validation-error": N_("Invalid request body"),
     "malformed-json": N_("Malformed JSON"),
     "not-found": N_("Not found"),
@@ -75,6 +77,12 @@ HTTP_REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("body-too-large", "body-too-large"): Say(N_("The request body is larger than {limit} bytes")),
     ("unsupported-media-type", "unsupported-media-type"): Say(N_("Send the request body as JSON (application/json)")),
+    ("unsupported-media-type", "json-or-text"): Say(
+        N_("Send the log as JSON (application/json) or in the text notation (text/plain; charset=utf-8)")
+    ),
+    ("unsupported-media-type", "charset"): Say(
+        N_("Send the text in UTF-8 (text/plain; charset=utf-8), not in {charset}")
+    ),
     ("bad-request", "bad-request"): Say(N_("The request cannot be read")),
     ("internal-error", "internal-error"): Say(
         N_("Something went wrong on our side; the request id identifies it in our logs")
@@ -341,7 +349,25 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             "more play"
         )
     ),
+    # a log in the text notation (docs/NOTATION.md 6); ``detail`` puts the line and column first
+    ("bad-notation", "unexpected"): (
+        reading(N_("{token} is written where {wanted} belongs"), wanted="expected", when=_given("token")),
+        reading(N_("The line ends where {wanted} belongs"), wanted="expected"),
+    ),
+    ("bad-notation", "unknown-card"): Say(N_("{card} is not a card")),
+    ("bad-notation", "unknown-tag"): Say(N_("There is no tag called {tag}")),
+    ("bad-notation", "duplicate-tag"): Say(N_("The tag {tag} is given twice (first on line {first_line})")),
+    ("bad-notation", "missing-tag"): Say(N_("The tag {tag} is missing: a log needs Players and Layout")),
+    ("bad-notation", "tag-after-moves"): Say(N_("A tag after the first move: the tags all come first")),
+    ("bad-notation", "unclosed-tag"): Say(N_("The tag is not closed with ]")),
+    ("bad-notation", "unclosed-quote"): Say(N_("The quote is not closed")),
+    ("bad-notation", "not-a-number"): Say(N_("The tag {tag} takes a whole number, not {token}")),
+    ("bad-notation", "duplicate-knob"): Say(N_("The house rule {knob} is given twice")),
+    ("bad-notation", "not-utf-8"): Say(N_("The text is not UTF-8 from here on")),
 }
+
+# Where in a text log a refusal points (a notation error, or a move of the text the replay refused).
+AT_LINE = N_("Line {line}, column {column}: {said}")
 
 
 def title(w: Words, key: type[GoStopError] | str) -> str:
@@ -352,9 +378,17 @@ def title(w: Words, key: type[GoStopError] | str) -> str:
 
 
 def detail(w: Words, err: GoStopError) -> str:
-    """The sentence of an engine refusal, its facts named as players name them."""
-    sentence = REFUSALS.get((err.code, err.why)) or REFUSALS[(err.code, err.code)]
-    return say(w, sentence, err.params)
+    """The sentence of an engine refusal, its facts named as players name them; one found in a text log starts
+    with its line and column. A notation error that is a refusal of what the text says (the rules tag, words
+    that make no move) is said as that refusal (its ``error`` and ``error_why``)."""
+    code, why = err.code, err.why
+    if isinstance(err, NotationError) and why in ("rules", "move"):
+        code, why = str(err.params.get("error")), str(err.params.get("error_why"))
+    sentence = REFUSALS.get((code, why)) or REFUSALS.get((code, code)) or REFUSALS[(err.code, err.code)]
+    said = say(w, sentence, err.params)
+    if "line" in err.params:
+        return w.say(AT_LINE, line=err.params["line"], column=err.params.get("column", 1), said=said)
+    return said
 
 
 def http_detail(w: Words, code: str, why: str | None = None, **facts: Any) -> str:
@@ -377,7 +411,9 @@ MEANINGS: Mapping[str, str] = {
         "The request body came in chunks, or without a Content-Length: bodies are read only with their length."
     ),
     "body-too-large": N_("The request body is larger than the service reads."),
-    "unsupported-media-type": N_("The request body is not sent as JSON (application/json)."),
+    "unsupported-media-type": N_(
+        "The request body is not sent as JSON (application/json), or, for a log, as text (text/plain) in UTF-8."
+    ),
     "malformed-json": N_("The request body is not valid JSON, or nests deeper than the service reads."),
     "not-found": N_("There is nothing at this address: no such path, or no preset of that name."),
     "method-not-allowed": N_("The address does not answer this method; the Allow header lists those it answers."),
@@ -451,6 +487,11 @@ MEANINGS: Mapping[str, str] = {
     "flip-not-allowed": N_("A flip turn the player does not hold."),
     "flip-required": N_("A flip turn is owed after a bomb, and the move is something else."),
     "game-over": N_("A move after the hand is over."),
+    # a text log
+    "bad-notation": N_(
+        "A log sent as text (text/plain) that is not in the notation: line and column say where, why what was "
+        "found there."
+    ),
 }
 
 # The words of the pages of the problem types (service.problems).

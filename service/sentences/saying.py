@@ -146,6 +146,7 @@ SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     "month": lambda w, m: w.word(names.MONTHS[m]),
     "rule": _named(names.RULES),
     "knob": _named(names.KNOBS),
+    "wanted": _named(names.EXPECTED),  # what a text log was expected to hold (a NotationError's ``expected``)
     "field": _named(names.FIELDS),
     "outcome": _named(names.OUTCOMES),
     "cause": _named(names.STEAL_CAUSES),
