@@ -1798,6 +1798,7 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     t.thumb('[data-key="q-cup-1-animal"]')  # the cup among B's animals: counted there at once
     assert t.page.locator('[data-key="q-animals-1"]').input_value() == "1"
     _controls_fit_a_thumb(t, "settle, the quick entry")
+    t.shot("settle-quick")
     body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
     t.page.wait_for_selector(".ruling")
     t.thumb('[data-key="add-ledger"]', scroll=False)
@@ -1821,7 +1822,6 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     t.open("ledger")
     t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
     assert t.page.locator(f'[data-total="{b}"]').inner_text().startswith("−2,000")
-    t.shot("quick")
 
 
 @pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
@@ -1925,7 +1925,7 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
 def test_check_reads_the_text_notation(table):
     """Issue 15, 2: the check tab takes a log in the text notation (docs/NOTATION.md) and sends it as text/plain;
     a text the notation cannot read is shown at its line and column."""
-    from engine.notation import format_log
+    from engine.notation import card_code, format_log
 
     t = table
     _needs(t.base, "notation")
@@ -1951,6 +1951,17 @@ def test_check_reads_the_text_notation(table):
     assert where.get_attribute("data-column") == str(len(lines[at].split(" ")[0]) + 2)
     assert "13Q" in where.locator("code").inner_text()
     assert re.search({"ko": "[가-힣]", "en": "line"}[t.lang], where.locator("figcaption").inner_text())
+    # an illegal move in a text log: the verdict names the move, and shows the line it was written on
+    bad = json.loads(json.dumps(LIVE_LOG))
+    bad["moves"][4]["play"] = "nov-double"  # dealt face up at the start: already seen
+    text = format_log(bad)
+    t.page.fill("#log-text", text)
+    t.click('[data-key="check-run"]')
+    verdict = t.page.locator('div.verdict[data-verdict="illegal"]')
+    verdict.wait_for()
+    assert verdict.get_attribute("data-move-index") == "4"
+    line = int(verdict.locator(".text-at").get_attribute("data-line"))
+    assert card_code("nov-double") in text.split("\n")[line - 1].split()
 
 
 def test_live_asks_the_service_what_a_turn_may_be(table):
