@@ -481,6 +481,7 @@ def test_settle_the_readme_dispute_by_thumb(thumb):
     first card tap once collapsed the rules panel and the page jumped 600 px, page review #1), the tap after
     typing a count is not lost (#2), junk entered as a count is shown as a count in the ruling (#8)."""
     t = thumb
+    _needs(t.base, "evening")
     a, b = t.names[:2]
     t.open("settle")
     # as the table tells it, top to bottom: who stopped, A's calls and junk count, A's cards, then B's
@@ -1038,6 +1039,7 @@ def test_live_cup_declaration_and_extra_flip_mid_game(table):
 def test_live_chongtong_at_the_deal(table):
     """RULES.md 4: a player dealt four cards of one month shows them and wins at once (chongtong_points)."""
     t = table
+    _needs(t.base, "evening")
     a, b = t.names[:2]
     t.open("live")
     layout = ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2"]
@@ -1083,6 +1085,7 @@ def test_live_game_by_keyboard_keeps_the_focus_in_the_turn(table):
 def test_live_game_after_a_nagari_in_the_ledger_counts_double(table):
     """RULES.md 8, 9: the nagari carry of the ledger reaches a live game of the same players."""
     t = table
+    _needs(t.base, "evening")
     t.open("ledger")
     nagari = {"outcome": "nagari", "winner": None, "score": None, "base_points": 0, "payments": [], "instant": []}
     ledger = {"players": t.names[:2], "preset": "korean-2p", "stake": 100, "hands": [nagari]}
@@ -1157,6 +1160,7 @@ def test_nothing_is_erased_without_a_question_or_an_undo(table):
     """Page review #4: a new game over a finished hand not in the ledger asks first; #5: the ledger's last hand
     taken out can be put back."""
     t = table
+    _needs(t.base, "evening")
     t.open("live")
     for card in LIVE_LOG["deal"]["layout"]:
         t.click(f'[data-card="{card}"]')
@@ -1209,6 +1213,7 @@ def test_settle_asks_who_stopped(table):
 
 def test_ledger_of_three_hands_with_a_nagari(table):
     t = table
+    _needs(t.base, "evening")
     a, b = t.names[:2]
     t.open("settle")
     # hand 1: A stops with 3 brights and godori (8); B holds a bright and 10 junk: 8 points, 800
@@ -1263,6 +1268,7 @@ def test_ledger_names_the_loser_a_rule_doubled(table):
     """Page review #20: with three players the ledger's row says whose payment a rule doubled (one loser's
     gwangbak is not the other's)."""
     t = table
+    _needs(t.base, "evening")
     t.open("settle")
     _rules(t)
     t.page.select_option('[data-key="players"]', "3")
@@ -1359,8 +1365,8 @@ def test_check_in_the_tables_words(table):
     assert t.page.locator("div.verdict").count() == 0
     t.context.set_offline(False)
     t.page.locator('div.verdict[data-verdict="finished"]').wait_for()
-    # what is not a log, in words
-    t.page.fill("#log-text", "Andante, not a log")
+    # what is not a log, in words (JSON cut short; a text that is not JSON goes to the service as the notation)
+    t.page.fill("#log-text", '{"rules": "korean-2p", "players": ')
     t.click('[data-key="check-run"]')
     said = t.page.locator('div.verdict[data-verdict="not-json"]').inner_text()
     assert said == "고스톱 기록이 아닙니다: JSON 형식이 아닙니다"
@@ -1464,6 +1470,7 @@ def test_every_control_is_at_least_44_px(table):
     """Page review #17: every control of every flow, in every state a table meets, is at least 44 x 44 px at
     360 px wide (the language button, the panels' summaries, fields, tabs, card buttons, choices, go/stop)."""
     t = table
+    _needs(t.base, "evening")
     t.offline_expected = True
     t.open("settle")
     _rules(t)
@@ -1617,10 +1624,17 @@ def test_page_has_the_services_word_for_every_event_outcome_and_rule(browser, se
 
     from service import sentences
     from service.i18n import LANGUAGES
+    from service.sentences.names import RULES
 
     schemas = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["components"]["schemas"]
-    events = schemas["EventOut"]["properties"]["type"]["enum"]
-    outcomes = schemas["SettlementOut"]["properties"]["outcome"]["enum"]
+
+    def enum(prop: dict) -> list[str]:
+        # named enums are components of their own (a $ref)
+        named = prop.get("$ref", "").rsplit("/", 1)[-1]
+        return (schemas[named] if named else prop)["enum"]
+
+    events = enum(schemas["EventOut"]["properties"]["type"])
+    outcomes = enum(schemas["SettlementOut"]["properties"]["outcome"])
     context, page = _words_page(browser, server, lang)
     said = page.evaluate(
         """async ([events, outcomes, rules]) => {
@@ -1633,12 +1647,12 @@ def test_page_has_the_services_word_for_every_event_outcome_and_rule(browser, se
                 points: [t('points', {n: 1}), t('points', {n: 2})],
             };
         }""",
-        [events, outcomes, list(sentences.RULE_NAMES)],
+        [events, outcomes, list(RULES)],
     )
     context.close()
     assert not [w for w in said["event"] + said["outcome"] if w.startswith(("event.", "outcome."))], said
     assert {"redeal", "declare"} <= set(events) and "redeal" in outcomes
-    theirs = [sentences.rule(LANGUAGES[lang], r) for r in sentences.RULE_NAMES]
+    theirs = [sentences.rule(LANGUAGES[lang], r) for r in RULES]
     assert said["rule"] == theirs  # 나가리 배수, 4고 이상, 아무것도 못 먹은 사람 면제
     assert said["points"] == {"ko": ["1점", "2점"], "en": ["1 point", "2 points"]}[lang]
 
@@ -1697,8 +1711,16 @@ def test_the_ledger_says_the_carry_of_two_nagari(table):
     """Words review M7 in the ledger itself: two nagari in a row make the next hand ×4 under korean-2p."""
     t = table
     t.open("ledger")
-    nagari = {"outcome": "nagari", "winner": None, "score": None, "base_points": 0, "payments": [], "instant": []}
-    ledger = {"players": t.names[:2], "preset": "korean-2p", "stake": 100, "hands": [nagari, nagari]}
+    _needs(t.base, "evening")
+    nagari = {"settle": {"winner": None, "players": [{"id": p} for p in t.names[:2]]}}
+    ledger = {
+        "version": 2,
+        "players": t.names[:2],
+        "preset": "korean-2p",
+        "knobs": {},
+        "stake": 100,
+        "hands": [nagari, nagari],
+    }
     t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
     t.reload()
     carry = t.page.locator(".carry")
@@ -1715,3 +1737,298 @@ def test_page_is_served_under_a_strict_csp(server):
     script = requests.get(server + "/table/js/main.js", timeout=5)
     assert script.headers["Content-Type"].startswith("text/javascript")
     assert requests.get(server + "/table/nothing.js", timeout=5).status_code == 404
+
+
+# --- the quick entry (issue 18, 1): a hand as the table says it --------------------------------------------
+
+
+# The service halves these flows need, asked of the running service: a test of a half not there yet is an
+# xfail (strict=False) that names it, and passes by itself once the half is merged.
+def _service_has(server: str, what: str) -> bool:
+    if what == "declared":
+        body = {
+            "rules": "korean-2p",
+            "winner": "A",
+            "players": [{"id": "A", "declared": {"points": 15, "brights": 5}}, {"id": "B", "declared": {}}],
+        }
+        return requests.post(server + "/v1/settle", json=body, timeout=5).status_code == 200
+    if what == "evening":
+        body = {"rules": "korean-2p", "people": ["A", "B"], "hands": []}
+        return requests.post(server + "/v1/evening", json=body, timeout=5).status_code == 200
+    if what == "notation":
+        text = "[Rules korean-2p]\n[Players A B]\n"
+        answer = requests.post(server + "/v1/replay", data=text, headers={"Content-Type": "text/plain"}, timeout=5)
+        return answer.status_code in (200, 422) and answer.json().get("code") != "validation-error"
+    if what == "knobs":
+        return "knobs" in requests.get(server + "/v1/rules", timeout=5).json()
+    raise AssertionError(what)
+
+
+def _needs(server: str, *halves: str) -> None:
+    """An xfail naming the endpoint a test needs when the running service does not have it yet."""
+    where = {
+        "declared": "`declared` counts in POST /v1/settle (branch settle)",
+        "evening": "POST /v1/evening (branch eveningapi)",
+        "notation": "text/plain logs in POST /v1/replay (branch replay)",
+        "knobs": "the knobs described in GET /v1/rules (branch settle)",
+    }
+    missing = [where[h] for h in halves if not _service_has(server, h)]
+    if missing:
+        pytest.xfail("needs " + " and ".join(missing) + ", not in the service yet")
+
+
+def _without_the_evening(t: Table) -> bool:
+    """Before POST /v1/evening is in the service, the page is told it cannot be reached (its ledger keeps the
+    hand as not checked yet), so that the taps up to the ledger are counted all the same."""
+    if _service_has(t.base, "evening"):
+        return False
+    t.offline_expected = True
+    t.page.route("**/v1/evening", lambda route: route.abort())
+    return True
+
+
+def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
+    """Issue 18, 1: the README's 2-player dispute told as the table says it (A stopped at 9 with 3 brights, 3
+    animals, 10 junk and a go; B has the cup as an animal, a ribbon and 6 junk), every player's counts on the
+    screen at once, ruled and into the ledger in at most 12 taps; the counts go as `declared`."""
+    t = thumb
+    _needs(t.base, "declared")
+    _without_the_evening(t)
+    b = t.names[1]
+    t.open("settle")
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "9")
+    t.thumb('[data-key="go-0-plus"]')  # the first tap after typing: it acts
+    assert t.page.locator('[data-test="go-0"]').inner_text() == "1"
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-animals-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-ribbons-1"]', "1")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    t.thumb('[data-key="q-cup-1-animal"]')  # the cup among B's animals: counted there at once
+    assert t.page.locator('[data-key="q-animals-1"]').input_value() == "1"
+    _controls_fit_a_thumb(t, "settle, the quick entry")
+    t.shot("settle-quick")
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    t.page.wait_for_selector(".ruling")
+    t.thumb('[data-key="add-ledger"]', scroll=False)
+    _taps(t, "quick entry, the README's 2-player dispute into the ledger")
+    assert t.taps <= 12 and t.scrolls <= 3
+    assert [set(p) & {"captured", "declared"} for p in body["players"]] == [{"declared"}, {"declared"}]
+    assert body["players"][0]["declared"] == {
+        "points": 9,
+        "brights": 3,
+        "rain": False,
+        "animals": 3,
+        "ribbons": 0,
+        "junk_units": 10,
+        "cup": "none",
+    }
+    assert body["players"][1]["declared"]["cup"] == "animal" and "points" not in body["players"][1]["declared"]
+    # 9 + 1 go = 10, x2 gwangbak (B holds no bright); B's cup keeps B out of pibak: 20 points, 2,000
+    payment = t.page.locator(f'.payment[data-from="{b}"]')
+    assert payment.get_attribute("data-points") == "20" and payment.get_attribute("data-amount") == "2000"
+    t.page.locator(".added").wait_for()
+    _needs(t.base, "evening")
+    t.open("ledger")
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    assert t.page.locator(f'[data-total="{b}"]').inner_text().startswith("−2,000")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
+    """Issue 18, 1 and issue 20: at a table of three keeping an evening, the next hand goes into the ledger from
+    its quick entry in at most 10 taps; the ledger's rulings, totals, carry, next dealer and settle-up are the
+    service's (POST /v1/evening), not the page's arithmetic."""
+    t = thumb
+    _needs(t.base, "declared")
+    names = t.names[:3]
+    t.open("settle")
+    # the evening's table, set once (not counted: the players of every hand of the evening)
+    t.click('[data-key="rules-summary"]')
+    t.page.select_option('[data-key="players"]', "3")
+    t.page.wait_for_selector("#seat-tab-2")
+    t.open("ledger")
+    _without_the_evening(t)
+    t.taps = t.scrolls = t.typed = 0
+    # A stopped at 4 (hongdan and 10 junk); B holds a bright and 5 junk (pibak); C an animal and 8 junk
+    t.thumb('[data-key="lq-winner-0"]')
+    t.thumb_type('[data-key="q-points-0"]', "4")
+    t.thumb_type('[data-key="q-ribbons-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-brights-1"]', "1")
+    t.thumb_type('[data-key="q-junk_units-1"]', "5")
+    t.thumb_type('[data-key="q-animals-2"]', "1")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    _controls_fit_a_thumb(t, "ledger, the quick entry")
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+    t.page.locator('.ledger-table tr[data-hand="1"]').wait_for()
+    _taps(t, "quick entry, a 3-player hand into the ledger")
+    assert t.taps <= 10 and t.scrolls <= 2
+    assert body["people"] == names and len(body["hands"]) == 1
+    hand = body["hands"][0]["settle"]
+    assert hand["winner"] == names[0] and "nagari_streak" not in hand and "rules" not in hand
+    assert [p["declared"]["junk_units"] for p in hand["players"]] == [10, 5, 8]
+    _needs(t.base, "evening")
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    # 4 points: B pays 8 (pibak), C pays 4; the stake is 100
+    row = t.page.locator('.ledger-table tr[data-hand="1"]')
+    won = {"ko": "원", "en": ""}[t.lang]
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
+        f"+1,200{won}",
+        f"−800{won}",
+        f"−400{won}",
+    ]
+    # the quick entry is ready for the next hand; a nagari, then a hand that pays double by the service's carry
+    assert t.page.locator('[data-key="q-points-0"]').input_value() == "0"
+    t.thumb('[data-key="ledger-nagari"]')
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    assert t.page.locator(".carry").get_attribute("data-carry") == "1"
+    t.thumb('[data-key="lq-winner-1"]')
+    t.thumb_type('[data-key="q-points-1"]', "3")
+    t.thumb_type('[data-key="q-brights-1"]', "3")
+    t.thumb_type('[data-key="q-brights-0"]', "1")
+    t.thumb_type('[data-key="q-junk_units-0"]', "8")
+    t.thumb_type('[data-key="q-brights-2"]', "1")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+    assert len(body["hands"]) == 3 and all("nagari_streak" not in h["settle"] for h in body["hands"])
+    row = t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]')
+    row.wait_for()
+    assert row.locator(f'[data-player="{names[1]}"]').inner_text() == f"+1,200{won}"  # 3 x2 carry, from each
+    assert t.page.locator(f'[data-total="{names[0]}"]').inner_text() == f"+600{won}"
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[1]  # the winner deals
+    transfers = {
+        (li.get_attribute("data-from"), li.get_attribute("data-to"), li.get_attribute("data-amount"))
+        for li in t.page.locator(".transfers li").all()
+    }
+    assert transfers == {(names[2], names[0], "600"), (names[2], names[1], "400")}
+    t.shot("ledger-quick")
+
+
+def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
+    """Issue 20: the ledger keeps working offline: hands entered while the service cannot be reached are kept
+    and shown as not checked yet, and ruled in order (the nagari's carry into the hand after it) once the
+    service answers again."""
+    t = table
+    _needs(t.base, "declared", "evening")
+    t.offline_expected = True
+    b = t.names[1]
+    t.open("ledger")
+    t.context.set_offline(True)
+    t.click('[data-key="lq-winner-null"]')
+    t.click('[data-key="ledger-quick-add"]')  # a nagari
+    t.page.locator(".offline").wait_for()
+    t.click('[data-key="lq-winner-0"]')
+    t.page.fill('[data-key="q-points-0"]', "3")
+    t.page.fill('[data-key="q-brights-0"]', "3")
+    t.page.fill('[data-key="q-junk_units-1"]', "10")
+    t.click('[data-key="ledger-quick-add"]')
+    rows = t.page.locator(".ledger-table tbody tr")
+    assert rows.count() == 2 and t.page.locator(".ledger-table tr[data-pending]").count() == 2
+    t.reload()  # nothing lost over a reload offline
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 2
+    t.context.set_offline(False)  # the page asks again by itself
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 0
+    # 3 points, x2 gwangbak, x2 the nagari before: 12 points, 1,200
+    assert t.page.locator(f'.ledger-table tr[data-hand="2"] [data-player="{b}"]').inner_text().startswith("−1,200")
+    assert t.page.locator(".transfers li").get_attribute("data-amount") == "1200"
+
+
+def test_check_reads_the_text_notation(table):
+    """Issue 15, 2: the check tab takes a log in the text notation (docs/NOTATION.md) and sends it as text/plain;
+    a text the notation cannot read is shown at its line and column."""
+    from engine.notation import card_code, format_log
+
+    t = table
+    _needs(t.base, "notation")
+    t.refusals_expected = True
+    t.open("check")
+    text = format_log(LIVE_LOG)
+    with t.page.expect_request(lambda r: r.url.endswith("/v1/replay") and r.method == "POST") as sent:
+        t.page.fill("#log-text", text)
+        t.click('[data-key="check-run"]')
+    assert sent.value.headers["content-type"].startswith("text/plain") and sent.value.post_data == text
+    t.page.locator('div.verdict[data-verdict="finished"]').wait_for()
+    assert t.page.locator(".ruling").count() == 1
+    # a card code that is no card, on the fourth line
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line and not line.startswith("["))
+    lines[at] = lines[at].split(" ")[0] + " 13Q"
+    t.page.fill("#log-text", "\n".join(lines))
+    t.click('[data-key="check-run"]')
+    verdict = t.page.locator('div.verdict[data-verdict="bad-notation"]')
+    verdict.wait_for()
+    where = verdict.locator(".text-at")
+    assert where.get_attribute("data-line") == str(at + 1)
+    assert where.get_attribute("data-column") == str(len(lines[at].split(" ")[0]) + 2)
+    assert "13Q" in where.locator("code").inner_text()
+    assert re.search({"ko": "[가-힣]", "en": "line"}[t.lang], where.locator("figcaption").inner_text())
+    # an illegal move in a text log: the verdict names the move, and shows the line it was written on
+    bad = json.loads(json.dumps(LIVE_LOG))
+    bad["moves"][4]["play"] = "nov-double"  # dealt face up at the start: already seen
+    text = format_log(bad)
+    t.page.fill("#log-text", text)
+    t.click('[data-key="check-run"]')
+    verdict = t.page.locator('div.verdict[data-verdict="illegal"]')
+    verdict.wait_for()
+    assert verdict.get_attribute("data-move-index") == "4"
+    line = int(verdict.locator(".text-at").get_attribute("data-line"))
+    assert card_code("nov-double") in text.split("\n")[line - 1].split()
+
+
+def test_live_asks_the_service_what_a_turn_may_be(table):
+    """Issue 15, 1: the live game takes what a turn may be from the replay answer's `next` (where the hands are
+    hidden, the months to prompt for), not from its own copy of RULES.md 5: the service's answer is changed on
+    its way to the page, and the page follows it."""
+    t = table
+    told = {"shake_months": [4], "bomb_months": [], "capture_months": [], "flip_turns": 0, "flip_due": False}
+
+    def tell(route):
+        answer = route.fetch()
+        body = answer.json()
+        if body.get("next") and body["next"].get("expects") == "play":
+            body["next"].update(told)
+        route.fulfill(response=answer, json=body)
+
+    t.page.route("**/v1/replay", tell)
+    _start_live(t)
+    t.click('[data-key="shake"]')
+    enabled = t.page.eval_on_selector_all(
+        ".entry [data-card]:not([disabled])", "els => [...new Set(els.map(e => e.dataset.card.split('-')[0]))]"
+    )
+    assert enabled == ["apr"]  # only the month the service named
+    t.click('[data-key="undo"]')
+    # two different June cards lie on the layout (the page asked which one before), but the service names
+    # no month where a capture is asked: the turn goes on to the flip
+    _card(t, "jun-ribbon")
+    assert t.page.locator("#turn-prompt").get_attribute("data-step") == "draw"
+    # and a bomb: no month the service names, no card to tap
+    t.click('[data-key="undo"]')
+    t.click('[data-key="bomb"]')
+    assert t.page.locator(".entry [data-card]:not([disabled])").count() == 0
+
+
+def test_rules_panel_offers_the_house_rules(table):
+    """Issue 19: the rules panel offers the house rules as GET /v1/rules describes them, and a ruling is asked
+    under the one the table changed."""
+    t = table
+    _needs(t.base, "knobs", "declared")
+    t.open("settle")
+    _rules(t)
+    t.click('[data-key="house-summary"]')
+    t.page.fill('[data-key="knob-four_brights_points"]', "5")
+    t.click('[data-key="winner-0"]')
+    t.click('[data-key="mode-counts"]')
+    # four brights at 5 and 12 junk units (3): 8 points, which four brights at 4 could not reach
+    t.page.fill('[data-key="q-points-0"]', "8")
+    t.page.fill('[data-key="q-brights-0"]', "4")
+    t.page.fill('[data-key="q-junk_units-0"]', "12")
+    t.page.fill('[data-key="q-junk_units-1"]', "8")
+    body = _sent(t, "/v1/settle", lambda: t.click('[data-key="submit"]'))
+    assert body["rules"]["four_brights_points"] == 5
+    t.page.wait_for_selector(".ruling")
+    assert t.page.locator(".payment").get_attribute("data-points") == "16"  # 8, x2 gwangbak
+    _controls_fit_a_thumb(t, "settle, the house rules open")

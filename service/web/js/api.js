@@ -23,12 +23,12 @@ function busy(step) {
   document.body.toggleAttribute("data-busy", inFlight > 0); // the tests wait for the page to be idle
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, type = "application/json") {
   const headers = { "Accept-Language": language(), Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = type;
   busy(1);
   try {
-    return await answer(method, path, headers, body);
+    return await answer(method, path, headers, body === undefined || type !== "application/json" ? body : JSON.stringify(body));
   } finally {
     busy(-1);
   }
@@ -38,7 +38,7 @@ async function answer(method, path, headers, body) {
   let response;
   try {
     response = await fetch(path, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(PATIENCE_MS),
+      method, headers, body, signal: AbortSignal.timeout(PATIENCE_MS),
     });
   } catch (error) {
     throw new Offline(String(error));
@@ -58,3 +58,5 @@ async function answer(method, path, headers, body) {
 
 export const get = (path) => call("GET", path);
 export const post = (path, body) => call("POST", path, body);
+// a text body as it is (a log in the text notation, docs/NOTATION.md)
+export const postText = (path, text) => call("POST", path, text, "text/plain; charset=utf-8");

@@ -5,6 +5,7 @@ import { load, save } from "./store.js";
 
 export const app = {
   presets: [], // [{name, description, players}] from GET /v1/rules
+  knobSpecs: null, // knob name -> {kind, label, choices: [{value, label}], minimum, maximum} from GET /v1/rules
   knobs: load("knobs", () => ({})), // preset name -> every knob (GET /v1/rules/{preset}), kept for offline use
   offline: false,
   rerender: () => {},

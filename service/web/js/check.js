@@ -1,8 +1,10 @@
 // Flow 4, check a logged hand: paste or open a log (the JSON /v1/replay takes, e.g. one saved by the live
-// game) and see the verdict, the settlement, or the first illegal move highlighted with the reason.
+// game, or the same log in the text notation of docs/NOTATION.md, sent as text/plain) and see the verdict,
+// the settlement, or the first illegal move highlighted with the reason; a text the notation cannot read is
+// shown at its line and column.
 
 import { h } from "./dom.js";
-import { post, Problem } from "./api.js";
+import { post, postText, Problem } from "./api.js";
 import { app, reach } from "./app.js";
 import { hasGame, logOf } from "./live.js";
 import { eventsView, movesView } from "./log.js";
@@ -25,9 +27,20 @@ export function setLog(log) {
   store();
 }
 
+// A log in JSON (or JSON cut short: it starts with "{"); anything else is the text notation, read by the service.
+function isText(text) {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return !text.trim().startsWith("{");
+  }
+}
+
 async function run(quiet = false) {
   let log;
   let refused = null;
+  if (isText(state.text)) return runText(quiet);
   try {
     log = JSON.parse(state.text);
     // a log is one JSON object: anything else is told here, in words, rather than as a schema error
@@ -53,6 +66,33 @@ async function run(quiet = false) {
   store();
   app.rerender();
   if (!quiet) document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+}
+
+async function runText(quiet) {
+  const text = state.text;
+  if (!text.trim()) return;
+  try {
+    const answer = await reach(() => postText("/v1/replay", text));
+    if (!answer) return;
+    state.result = { answer, text, lang: language() };
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    state.result = { problem: error.body, text, lang: language() };
+  }
+  store();
+  app.rerender();
+  if (!quiet) document.querySelector(".verdict")?.scrollIntoView({ block: "start" });
+}
+
+// The line of the text a refusal points at (a notation error's line and column, or the line of the move a
+// replay refused), drawn with a mark under the column.
+function textAt(p) {
+  if (!state.result || state.result.text === undefined || !Number.isInteger(p.line)) return null;
+  const line = state.result.text.split(/\r?\n/)[p.line - 1] ?? "";
+  const column = Number.isInteger(p.column) ? p.column : 1;
+  return h("figure", { class: "text-at", "data-line": p.line, "data-column": column },
+    h("figcaption", {}, t("text_at", { line: p.line, column })),
+    h("pre", {}, h("code", {}, line), "\n", h("span", { class: "caret", "aria-hidden": "true" }, " ".repeat(Math.max(0, column - 1)) + "^")));
 }
 
 // The verdict on the page, again in the page's new language.
@@ -91,7 +131,11 @@ function verdict() {
     if (typeof p.move_index === "number") {
       return h("div", { class: "verdict bad", "data-verdict": "illegal", "data-move-index": p.move_index },
         h("div", { role: "alert" }, h("h2", {}, t("verdict_bad", { n: p.move_index + 1 })), h("p", { class: "reason" }, p.detail)),
-        movesView(moves, p));
+        textAt(p), r.log ? movesView(moves, p) : null);
+    }
+    if (p.code === "bad-notation") {
+      return h("div", { class: "verdict bad", "data-verdict": "bad-notation" },
+        h("div", { role: "alert" }, h("h2", {}, t("verdict_bad_notation")), h("p", { class: "reason" }, p.detail)), textAt(p));
     }
     // in the table's words: a deal that cannot be is not "an illegal move", and a body of the wrong shape is
     // "not a Go-Stop log" (with the parts that are wrong), not a request-schema error
@@ -110,7 +154,7 @@ function verdict() {
     h("div", { role: "status" }, h("h2", {}, t("verdict_ok"), ": ", a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player }))),
     a.settlement ? rulingView(a.settlement) : null,
     h("h3", {}, t("events")), eventsView(a.events),
-    h("h3", {}, t("moves")), movesView(moves, null));
+    r.log ? [h("h3", {}, t("moves")), movesView(moves, null)] : null);
 }
 
 export function view() {
@@ -128,7 +172,7 @@ export function view() {
     h("textarea", { id: "log-text", rows: 8, spellcheck: "false", "data-key": "log-text", oninput: (e) => edited(e.target.value) }, state.text),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: () => run() }, t("check_btn")),
-      h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json", "data-key": "log-file", onchange: openFile })),
+      h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json,.txt,text/plain", "data-key": "log-file", onchange: openFile })),
       h("button", { type: "button", "data-key": "load-live", onclick: () => {
         if (!hasGame()) {
           state.result = { noGame: true };

@@ -1,8 +1,11 @@
 // Flow 2, follow a live game (a physical game, hands hidden): the layout at the deal, then each turn the card
 // played and the card flipped. The whole log is replayed by POST /v1/replay after every entry: the answer
 // says whose turn it is, what happened, every player's captures and score, and at a go/stop decision what a
-// stop pays now. The page asks for a capture choice only when two different cards of the month lie on the
-// layout.
+// stop pays now. What the next turn may be is the service's to say (RULES.md 5 is written once, in the
+// engine): the answer's `next` lists the legal moves where the hands are known, and where they are hidden
+// what to prompt for (the months where a capture choice is asked, the months that can be shaken or bombed,
+// the flip turns held, a flip due); the page greys the cards and offers the tools from it. Only while entries
+// wait to be checked (offline) does it judge from the layout alone, and the service checks those entries.
 //
 // A turn is two taps on a phone held upright (390 x 844) without scrolling: the score strip, the prompt with
 // undo beside it, one row of tools (shake, bomb, the cup, a capture choice, go and stop) and the grid of
@@ -362,11 +365,40 @@ function seenCards() {
 
 const layoutOfMonth = (month) => table().layout.filter((id) => monthOf(id) === month);
 
+// What the service says the next turn may be (RULES.md 5 is the engine's to decide, not this page's): the
+// answer's `next`, while no entry waits to be checked (offline, the page carries the table forward itself).
+// `legal`: the moves, where the hands are known; where they are hidden, what to prompt for: the months where
+// a capture choice is asked, the months that can be shaken or bombed, the flip turns held, a flip due.
+function asked() {
+  const next = !state.pending && state.answer ? state.answer.next : null;
+  return next && next.expects !== "call" ? next : null;
+}
+
+// A month the service says about, or null when it does not say (an older service, or entries unchecked).
+const said = (key, month) => {
+  const list = asked()?.[key];
+  return Array.isArray(list) ? list.includes(month) : null;
+};
+
+// The hand cards a legal move starts with, when the service lists the legal moves (the hands are known).
+function legalCards() {
+  const legal = asked()?.legal;
+  if (!Array.isArray(legal) || !legal.length) return null; // hidden hands: no list, the prompt options instead
+  const cards = new Set();
+  for (const m of legal) {
+    for (const key of ["play", "bonus"]) if (m[key]) cards.add(m[key]);
+    for (const key of ["bomb", "shake"]) for (const id of m[key] || []) cards.add(id);
+  }
+  return cards;
+}
+
 // Two cards of a month lie on the layout: a real choice only when they differ for the score (a ribbon and a
 // junk); two plain junk of a month are the same to every rule, and the page takes the first itself.
-function choiceOf(card) {
+function choiceOf(card, played = true) {
   const two = layoutOfMonth(monthOf(card));
   if (two.length !== 2) return null;
+  // the service names the months where the played card's capture is asked
+  if (played && said("capture_months", monthOf(card)) === false) return { auto: CARDS.find((c) => two.includes(c.id)).id };
   const [x, y] = two.map((id) => CARD[id]);
   const alike = x.kind === y.kind && x.junk_units === y.junk_units && (x.tags || []).join() === (y.tags || []).join();
   return alike ? { auto: CARDS.find((c) => two.includes(c.id)).id } : { two };
@@ -385,7 +417,7 @@ function step() {
   const extra = d.bonus && knobs().bonus_from_hand === "extra-flip";
   if (next.expects === "call") return "call";
   if (d.mode === "declare") return "declare";
-  if (next.expects !== "flip" && d.mode !== "flip") {
+  if (next.expects !== "flip" && d.mode !== "flip" && asked()?.flip_due !== true) {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
     if (d.mode === "shake" && !d.play) return "shake_play";
     if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
@@ -396,7 +428,7 @@ function step() {
   if (!d.draw && stock - usedStock(d) > 0) return "draw";
   if (d.draw) {
     const played = d.play || (d.bomb && d.bomb[0]);
-    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.two) return "draw_capture";
+    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.two) return "draw_capture";
   }
   return "done";
 }
@@ -439,9 +471,9 @@ function finishIfDone() {
   }
   const d = state.draft;
   const move = { player: table().next.player };
-  if (table().next.expects === "flip" || d.mode === "flip") move.flip = true;
+  if (table().next.expects === "flip" || d.mode === "flip" || asked()?.flip_due === true) move.flip = true;
   const played = d.play || (d.bomb && d.bomb[0]);
-  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.auto) d.draw_capture = choiceOf(d.draw).auto;
+  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.auto) d.draw_capture = choiceOf(d.draw, false).auto;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
@@ -576,7 +608,7 @@ function prompt(s, who) {
     bomb: "turn_bomb",
     capture: "turn_capture",
     extra_flip: (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_extra_flip",
-    draw: table().next.expects === "flip" || d.mode === "flip" ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
+    draw: table().next.expects === "flip" || d.mode === "flip" || asked()?.flip_due === true ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
     draw_capture: "turn_draw_capture",
     call: "turn_call",
     declare: "turn_declare",
@@ -613,6 +645,9 @@ function cupHolder() {
   return holder ? holder.id : null;
 }
 
+// The flip turns a bomb left the player to move: as the service says them, else as its last answer counted.
+const flipTurns = (mover) => asked()?.flip_turns ?? (mover ? mover.flip_turns : 0) ?? 0;
+
 // The row of tools under the prompt: one fixed height, whatever the step offers.
 function tools(s, next, blocked) {
   const d = state.draft;
@@ -643,7 +678,7 @@ function tools(s, next, blocked) {
     k.allow_shake && next.expects === "play" && fresh && afterBonus ? button("shake", t("shake_btn"), mode("shake")) : null,
     k.allow_bomb && next.expects === "play" && fresh && afterBonus ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
     // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
-    next.expects === "play" && mover && mover.flip_turns > 0 && fresh && !d.bonus ? button("flip-only", t("flip_btn", { n: mover.flip_turns }), mode("flip")) : null,
+    next.expects === "play" && flipTurns(mover) > 0 && fresh && !d.bonus ? button("flip-only", t("flip_btn", { n: flipTurns(mover) }), mode("flip")) : null,
     // only bonus cards were left in hand: the turn is the bonus card alone, then the flip
     d.bonus ? button("no-play", t("no_play_btn"), () => { d.nothing = true; finishIfDone(); }) : null,
     cupHolder() && !Object.keys(d).length ? button("declare", t("declare_btn"), mode("declare")) : null,
@@ -694,10 +729,13 @@ function entryPanel() {
         // cards known to be in a hand (shown for a shake or a chongtong) are not flipped, nor played by another
         if (s === "draw" || s === "extra_flip" || p.id !== next.player) for (const id of p.hand || []) inHand.add(id);
       }
+      const playable = s === "play" ? legalCards() : null;
       const unfit = (id) => {
         const here = layoutOfMonth(monthOf(id)).length;
-        if (s === "shake") return here > 0 || CARD[id].kind === "bonus";
-        if (s === "bomb") return here !== 1 || CARD[id].kind === "bonus";
+        const month = monthOf(id);
+        if (s === "shake") return CARD[id].kind === "bonus" || !(said("shake_months", month) ?? here === 0);
+        if (s === "bomb") return CARD[id].kind === "bonus" || !(said("bomb_months", month) ?? here === 1);
+        if (playable) return !playable.has(id);
         if (s === "shake_play") return !(d.shake || []).includes(id);
         if (s === "capture" || s === "draw_capture" || s === "declare") return true;
         return false;
@@ -758,7 +796,7 @@ function finishedPanel() {
       : state.added && state.added.ok
         ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
         : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
-            state.added = addHand({ players: players(), preset: state.preset, stake: state.stake, settlement: answer.settlement, instant_payments: answer.instant_payments });
+            state.added = addHand({ players: players(), preset: state.preset, knobs: state.knobs, stake: state.stake, replay: logOf() });
             store();
             app.rerender();
           } }, t("add_to_ledger")),

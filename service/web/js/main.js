@@ -38,6 +38,8 @@ function header(current) {
           app.rerender();
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();
+          // and the knobs' labels of the rules panel
+          get("/v1/rules").then((rules) => { app.knobSpecs = knobSpecs(rules.knobs); app.rerender(); }).catch(() => {});
         },
       }, t("switch_to"))));
 }
@@ -91,14 +93,23 @@ function render() {
   VIEWS[name].afterRender?.();
 }
 
+// The knobs GET /v1/rules describes (name, kind, label in the page's language, choices, bounds), by name.
+function knobSpecs(knobs) {
+  if (!knobs) return null;
+  const list = Array.isArray(knobs) ? knobs : Object.entries(knobs).map(([name, spec]) => ({ name, ...spec }));
+  return Object.fromEntries(list.map((k) => [k.name, k]));
+}
+
 async function start() {
   // the page opens from the copy the service worker keeps when the service cannot be reached (a reload offline)
   navigator.serviceWorker?.register("/sw.js").catch(() => {});
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
   app.later = () => {
-    if (pointerDown || typing()) owed = true;
-    else render();
+    owed = true;
+    // a change fires while the focus is on its way to the next field (the Tab key: nothing has it yet), so
+    // the page is drawn once the focus has settled, and not while it is in another field to type
+    if (!pointerDown) setTimeout(settleLater);
   };
   app.go = (name) => {
     if (location.hash === "#" + name) render();
@@ -110,6 +121,7 @@ async function start() {
     const [cards, rules] = await Promise.all([get("/v1/cards"), get("/v1/rules")]);
     setCatalog(cards.cards);
     app.presets = rules.presets;
+    app.knobSpecs = knobSpecs(rules.knobs);
   } catch {
     root.replaceChildren(h("p", { class: "offline", role: "alert" }, WORDS[language()].offline, " ",
       h("button", { type: "button", onclick: () => location.reload() }, t("retry"))));

@@ -99,8 +99,10 @@ export function carryText(n, knobs) {
 // A combination's cards; plain junk the person entered as a count (`counted`) is said as a count, not as
 // the stand-in cards the page sent for it.
 function comboCards(item, counted) {
-  const tapped = item.cards.filter((id) => !counted.has(id));
-  const byCount = item.cards.length - tapped.length;
+  // a combination from counts the player declared names no cards
+  const cards = item.cards || [];
+  const tapped = cards.filter((id) => !counted.has(id));
+  const byCount = cards.length - tapped.length;
   return [chips(tapped, t("combination." + item.combination)),
     byCount ? h("span", { class: "by-count", "data-count": byCount }, " ", t("junk_by_count", { n: byCount })) : null];
 }

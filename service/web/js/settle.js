@@ -5,21 +5,25 @@
 // Top to bottom the order a table tells a hand in, and nothing above a control changes height when it is
 // tapped: the rules panel opens and closes only by its own summary, and the ruling is drawn below the entry
 // (an entry changed after a ruling marks that ruling stale instead of removing it, so the page never shrinks
-// under the finger). Each player's tab has room for a second way in beside the card grid: counts said at
-// the table (points, brights, animals, ribbons, junk units, the cup) as the `declared` field of /v1/settle
-// (API.md "Additions in v1.2") takes them, once the service accepts it.
+// under the finger). Beside the card grid a second way in (quick.js): the counts said at the table (points,
+// brights, animals, ribbons, junk units, the cup) as the `declared` field of /v1/settle (API.md "Additions
+// in v1.2"), every player's on the screen at once; the way chosen stays for the next hand.
 
 import { h, field, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
+import { countsRow, declared, freshCounts } from "./quick.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
+// The house rules other tables play (issue 19, RULES.md's knob table), offered as GET /v1/rules describes them.
+const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal", "chongtong_by_bonus", "multiple_chongtong",
+  "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi"];
 
 let state = null;
 
@@ -36,6 +40,8 @@ function fresh(count = 2, names = null) {
     go: [0, 0, 0],
     shakes: [0, 0, 0],
     bombs: [0, 0, 0],
+    mode: "cards", // or "counts": the quick entry
+    counts: freshCounts(),
     winner: -1, // not chosen yet (null: nobody, a nagari)
     nagari_streak: 0,
     result: null,
@@ -50,6 +56,7 @@ function store() {
 
 async function usePreset(name) {
   state.preset = name;
+  for (const key of HOUSE) delete state.knobs[key]; // the preset's own, until the table changes one
   const knobs = await reach(() => presetKnobs(name));
   if (knobs) for (const key of SWITCHES) state.knobs[key] = knobs[key];
   dropUnusedBonus();
@@ -62,6 +69,7 @@ function dropUnusedBonus() {
 
 export async function init() {
   state = load("settle", () => null);
+  if (state && !state.counts) Object.assign(state, { mode: "cards", counts: freshCounts() }); // kept by an older page
   if (!state) {
     state = fresh();
     await usePreset(state.preset);
@@ -83,7 +91,9 @@ export function resume() {
 
 // Called by the ledger: a new hand for the ledger's players, rules and stake, the nagari carry filled in.
 export async function startFromLedger(ctx) {
+  const mode = state ? state.mode : "cards";
   state = fresh(ctx.players.length, [...ctx.players, ...t("default_names")].slice(0, 3));
+  state.mode = mode;
   state.stake = ctx.stake;
   state.nagari_streak = ctx.nagari_streak;
   await usePreset(ctx.preset);
@@ -117,18 +127,25 @@ function plainJunkLeft(seat) {
   return Math.max(0, free - others);
 }
 
-function request() {
+// The players as /v1/settle takes them: the cards tapped (and the junk counted), or the counts declared.
+function seatsOf() {
   const fill = fillers();
+  return players().map((id, seat) => ({
+    id,
+    ...(state.mode === "counts"
+      ? { declared: declared(state.counts[seat], seat === state.winner) }
+      : { captured: [...state.captured[seat], ...fill[seat]] }),
+    go_count: state.go[seat],
+    ...(rules().allow_shake === false ? {} : { shakes: state.shakes[seat] }),
+    ...(rules().allow_bomb === false ? {} : { bombs: state.bombs[seat] }),
+  }));
+}
+
+function request() {
   const names = players();
   return {
     rules: { preset: state.preset, ...state.knobs },
-    players: names.map((id, seat) => ({
-      id,
-      captured: [...state.captured[seat], ...fill[seat]],
-      go_count: state.go[seat],
-      shakes: state.shakes[seat],
-      bombs: state.bombs[seat],
-    })),
+    players: seatsOf(),
     winner: state.winner === null || state.winner < 0 ? null : names[state.winner],
     nagari_streak: state.nagari_streak,
     stake: state.stake,
@@ -145,7 +162,7 @@ async function submit() {
   state.needWinner = false;
   try {
     const body = request();
-    const counted = fillers().flat();
+    const counted = state.mode === "counts" ? [] : fillers().flat();
     const answer = await reach(() => post("/v1/settle", body));
     // unreachable: asked again by itself when the connection is back (retry)
     state.waiting = !answer;
@@ -192,13 +209,18 @@ function toLedger() {
   const outcome = addHand({
     players: result.request.players.map((p) => p.id),
     preset: state.preset,
+    knobs: state.knobs,
     stake: state.stake,
-    settlement: result.settlement,
-    instant_payments: [],
+    settle: result.request,
   });
   state.added = outcome;
   store();
   app.rerender();
+}
+
+// The table this tab is set for (the ledger's quick entry starts an evening with it).
+export function tableNow() {
+  return { players: players(), preset: state.preset, knobs: state.knobs, stake: state.stake };
 }
 
 // bonus-2a and bonus-2b share a name: tell them apart by their letter
@@ -207,8 +229,8 @@ const bonusName = (id) => (id === "bonus-3" ? cardName(id) : `${cardName(id)} ($
 // A new hand with the same players and rules; the ledger's nagari carry comes along when it is their ledger.
 // The page goes back to its top, where the next hand is told from.
 async function startOver() {
-  const { count, names, preset, knobs, stake, rulesOpen } = state;
-  state = { ...fresh(count, names), preset, knobs, stake, rulesOpen };
+  const { count, names, preset, knobs, stake, rulesOpen, mode } = state;
+  state = { ...fresh(count, names), preset, knobs, stake, rulesOpen, mode };
   const ctx = ledgerContext();
   if (ctx.players && ctx.players.join("\n") === players().join("\n")) state.nagari_streak = ctx.nagari_streak;
   store();
@@ -259,6 +281,7 @@ function rulesPanel() {
       knobs.sep_animal = v;
       changed(true);
     })),
+    houseRules(),
     field(t("stake_label"), h("input", { type: "number", inputmode: "numeric", min: 0, step: 1, value: state.stake, "data-key": "stake", onchange: (e) => {
       state.stake = Math.max(0, Math.floor(Number(e.target.value) || 0));
       changed(true);
@@ -272,6 +295,41 @@ function rulesPanel() {
       changed(true);
     } }))),
   );
+}
+
+// The house rules, each as GET /v1/rules describes it (its label, its choices, its bounds): a switch, a choice
+// or a number. Opened by their own summary, inside the rules panel.
+function houseRules() {
+  const specs = app.knobSpecs;
+  if (!specs) return null;
+  const shown = HOUSE.filter((name) => specs[name] && name in rules());
+  if (!shown.length) return null;
+  const value = (name) => rules()[name];
+  const set = (name, v) => {
+    state.knobs[name] = v;
+    changed(true);
+  };
+  const control = (name) => {
+    const spec = specs[name];
+    const label = spec.label || name;
+    const key = "knob-" + name;
+    if (spec.kind === "bool") {
+      return h("label", { class: "check-label knob" },
+        h("input", { type: "checkbox", "data-key": key, checked: !!value(name), onchange: (e) => set(name, e.target.checked) }), " ", label);
+    }
+    if (spec.kind === "choice") {
+      return field(label, h("select", { "data-key": key, onchange: (e) => set(name, e.target.value) },
+        (spec.choices || []).map((c) => h("option", { value: c.value, selected: c.value === value(name) }, c.label))));
+    }
+    return field(label, h("input", { type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum, value: value(name), "data-key": key,
+      onchange: (e) => {
+        const n = Math.floor(Number(e.target.value));
+        set(name, Number.isFinite(n) ? Math.max(spec.minimum ?? n, Math.min(spec.maximum ?? n, n)) : value(name));
+      } }));
+  };
+  return h("details", { class: "house", open: state.houseOpen === true },
+    h("summary", { "data-key": "house-summary", onclick: (e) => { state.houseOpen = !e.target.closest("details").open; store(); } }, t("house_rules")),
+    shown.map(control));
 }
 
 // Who stopped, before anything else: there is no default (a wrong default gave a silent wrong ruling).
@@ -316,6 +374,7 @@ function seatTabs() {
     changed();
   };
   return h("section", { class: "panel seats" },
+    entrySwitch(),
     h("div", { role: "tablist", class: "tabs", "aria-label": t("captured_by_seat"), onkeydown: (e) => {
       // the tab pattern: arrow keys move between the players' tabs
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
@@ -343,6 +402,28 @@ function seatTabs() {
       }, tap)));
 }
 
+// The two ways in: the cards tapped, or the counts the table says (all players at once).
+function entrySwitch() {
+  return h("div", { class: "segments entry-mode", role: "radiogroup", "aria-label": t("entry_label") },
+    ["cards", "counts"].map((mode) => h("label", { class: "radio-label segment" },
+      h("input", { type: "radio", name: "entry-mode", "data-key": "mode-" + mode, checked: state.mode === mode, onchange: () => {
+        state.mode = mode;
+        changed();
+      } }),
+      " ", t("entry." + mode))));
+}
+
+function countsPanel() {
+  const knobs = rules();
+  return h("section", { class: "panel seats quick", "aria-label": t("entry.counts") },
+    entrySwitch(),
+    h("p", { class: "hint" }, t("q_hint")),
+    players().map((name, seat) => h("div", { class: "qplayer", "data-seat": seat },
+      h("h3", { class: "qname" }, name),
+      callsOf(seat, name),
+      countsRow(state.counts, seat, name, seat === state.winner, knobs, changed))));
+}
+
 function ledgerActions() {
   if (state.stale) return null;
   return h("div", { class: "actions" },
@@ -357,7 +438,7 @@ export function view() {
   return h("div", { class: "settle" },
     rulesPanel(),
     winnerPanel(),
-    seatTabs(),
+    state.mode === "counts" ? countsPanel() : seatTabs(),
     // stays at the foot of the screen while the deck scrolls: the ruling is always one tap away. What it will
     // count in (the nagari carry), and what it still needs, are said there: a line added at the foot moves
     // nothing above it
