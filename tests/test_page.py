@@ -1087,8 +1087,9 @@ def test_live_game_after_a_nagari_in_the_ledger_counts_double(table):
     t = table
     _needs(t.base, "evening")
     t.open("ledger")
-    nagari = {"outcome": "nagari", "winner": None, "score": None, "base_points": 0, "payments": [], "instant": []}
-    ledger = {"players": t.names[:2], "preset": "korean-2p", "stake": 100, "hands": [nagari]}
+    # the ledger as the page keeps it: each hand as the body it was entered with
+    nagari = {"settle": {"winner": None, "players": [{"id": p} for p in t.names[:2]]}}
+    ledger = {"version": 2, "players": t.names[:2], "preset": "korean-2p", "knobs": {}, "stake": 100, "hands": [nagari]}
     t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
     t.reload()
     assert t.page.locator(".ledger-table tbody tr").count() == 1
@@ -1921,8 +1922,10 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.click('[data-key="ledger-quick-add"]')  # a nagari
     t.page.locator(".offline").wait_for()
     t.click('[data-key="lq-winner-0"]')
-    t.page.fill('[data-key="q-points-0"]', "3")
+    # a 2-player hand: a stop needs 7 points (RULES.md 7, 10)
+    t.page.fill('[data-key="q-points-0"]', "7")
     t.page.fill('[data-key="q-brights-0"]', "3")
+    t.page.fill('[data-key="q-junk_units-0"]', "13")
     t.page.fill('[data-key="q-junk_units-1"]', "10")
     t.click('[data-key="ledger-quick-add"]')
     rows = t.page.locator(".ledger-table tbody tr")
@@ -1932,9 +1935,9 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.context.set_offline(False)  # the page asks again by itself
     t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
     assert t.page.locator(".ledger-table tr[data-pending]").count() == 0
-    # 3 points, x2 gwangbak, x2 the nagari before: 12 points, 1,200
-    assert t.page.locator(f'.ledger-table tr[data-hand="2"] [data-player="{b}"]').inner_text().startswith("−1,200")
-    assert t.page.locator(".transfers li").get_attribute("data-amount") == "1200"
+    # 7 points, x2 gwangbak, x2 the nagari before: 28 points, 2,800
+    assert t.page.locator(f'.ledger-table tr[data-hand="2"] [data-player="{b}"]').inner_text().startswith("−2,800")
+    assert t.page.locator(".transfers li").get_attribute("data-amount") == "2800"
 
 
 def test_check_reads_the_text_notation(table):

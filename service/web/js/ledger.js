@@ -202,7 +202,7 @@ function quickEntry() {
         cell("go", t("go_of", { p: name }), q.go, seat, 20),
         knobs.allow_shake === false ? null : cell("shakes", t("shakes_of", { p: name }), q.shakes, seat, 4),
         knobs.allow_bomb === false ? null : cell("bombs", t("bombs_of", { p: name }), q.bombs, seat, 4)),
-      countsRow(q.counts, seat, name, seat === q.winner, knobs, changed))),
+      countsRow(q.counts, seat, name, q.winner === -1 ? null : seat === q.winner, knobs, changed))),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add"))),
     // one line kept for what the last tap did: the hand written, or the winner still to choose

@@ -42,15 +42,17 @@ function number(key, label, value, onchange, { disabled = false } = {}) {
         }));
 }
 
-// One player's row of counts. `seat` keys the controls (q-brights-0 ...); `knobs` the rule set in use (the cup
-// counted as double junk only where the rules allow it); `changed(typed)` stores and draws.
+// One player's row of counts. `seat` keys the controls (q-brights-0 ...); `isWinner` true, false, or null while
+// no winner is chosen yet (every points field open then: the table may say the points before the winner);
+// `knobs` the rule set in use (the cup counted as double junk only where the rules allow it); `changed(typed)`
+// stores and draws.
 export function countsRow(counts, seat, name, isWinner, knobs, changed) {
   const c = counts[seat];
   const set = (key) => (v) => { c[key] = v; changed(true); };
   const cups = ["none", "animal", ...(knobs.sep_animal === "animal" ? [] : ["junk"])];
   return h("div", { class: "qrow", role: "group", "aria-label": t("counts_of", { p: name }), "data-seat": seat },
     h("div", { class: "qcells" },
-      number(`q-points-${seat}`, t("q.points"), c.points, set("points"), { disabled: !isWinner }),
+      number(`q-points-${seat}`, t("q.points"), c.points, set("points"), { disabled: isWinner === false }),
       number(`q-brights-${seat}`, t("q.brights"), c.brights, set("brights")),
       number(`q-animals-${seat}`, t("q.animals"), c.animals, set("animals")),
       number(`q-ribbons-${seat}`, t("q.ribbons"), c.ribbons, set("ribbons")),

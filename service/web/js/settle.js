@@ -421,7 +421,7 @@ function countsPanel() {
     players().map((name, seat) => h("div", { class: "qplayer", "data-seat": seat },
       h("h3", { class: "qname" }, name),
       callsOf(seat, name),
-      countsRow(state.counts, seat, name, seat === state.winner, knobs, changed))));
+      countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed))));
 }
 
 function ledgerActions() {
