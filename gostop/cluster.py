@@ -98,7 +98,7 @@ class DaskCluster:
         for proc in [*self.workers, self.scheduler]:
             if proc is not None:
                 try:
-                    proc.wait(timeout=20)
+                    proc.wait(timeout=5)  # a Dask process that has not gone in 5 s is killed
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
