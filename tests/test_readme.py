@@ -121,3 +121,13 @@ def test_the_readmes_commands_are_the_commands_options():
         assert argv[0] == "gostop"
         args = cli.parser().parse_args(argv[1:])
         assert args.command == argv[1]
+
+
+def test_the_readmes_catalog_requests_are_answered(client):
+    """README "Rules and cards": each GET it shows answers 200 with what its comment says is there."""
+    gets = re.findall(r"^curl -s localhost:8000(/v1/\S+) +# (.+)$", README, re.M)
+    assert [path for path, _ in gets] == ["/v1/rules", "/v1/rules/korean-2p", "/v1/cards"]
+    answers = {path: client.get(path) for path, _ in gets}
+    assert all(r.status_code == 200 for r in answers.values())
+    assert answers["/v1/rules"].get_json()["presets"] and answers["/v1/rules/korean-2p"].get_json()["preset"]
+    assert len(answers["/v1/cards"].get_json()["cards"]) == 51
