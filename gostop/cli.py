@@ -184,16 +184,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.batch < 1:
         raise UsageError("--batch must be at least 1")
+    if args.worker_timeout < 0 or args.progress_every <= 0:
+        raise UsageError("--worker-timeout and --progress-every take a number of seconds above 0")
     summary = audit.run(
         args.archives,
         out=args.out,
         jobs=args.jobs,
         scheduler=args.scheduler,
         batch=args.batch,
-        progress=sys.stderr.isatty() and not args.quiet,
+        progress=False if args.quiet else "bar" if sys.stderr.isatty() else "lines",
+        progress_every=args.progress_every,
+        lang=args.lang,
+        worker_timeout=args.worker_timeout,
     )
     report = orjson.dumps(summary.as_dict()).decode() if args.json else summary.text()
     print(report, file=sys.stdout if args.out or args.json else sys.stderr)
+    if summary.stopped is not None:  # stopped early: not every hand was audited
+        return USAGE
     return REFUSED if summary.findings else OK
 
 
@@ -246,7 +253,18 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed cluster")
     sub.add_argument("--batch", type=int, default=200, help="hands handed to a worker at once (default 200)")
     sub.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sub.add_argument("--quiet", action="store_true", help="no progress bar")
+    sub.add_argument("--lang", choices=LANGUAGES, default=language_from_environment(), help="the findings' words")
+    sub.add_argument("--quiet", action="store_true", help="no progress (bar on a terminal, lines elsewhere)")
+    sub.add_argument(
+        "--progress-every", type=float, default=10.0, metavar="S", help="off a terminal, a progress line every S s"
+    )
+    sub.add_argument(
+        "--worker-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="with --scheduler: stop (exit 2) once the cluster has had no worker for S seconds (default 60)",
+    )
     sub.set_defaults(run=cmd_audit)
     return top
 

@@ -155,9 +155,10 @@ def test_the_same_findings_whatever_the_jobs_batches_compression_and_source(spoi
 def test_several_archives_are_audited_in_order_and_the_summary_goes_to_stderr_with_findings_on_stdout(
     spoiled, hands, tmp_path
 ):
-    clean = tmp_path / "clean.jsonl"
-    clean.write_bytes(b"\n".join(hands[:10]))  # no newline at the end: the last line still counts
-    done = gostop("audit", str(clean), str(spoiled[0]), str(clean))
+    clean, again = tmp_path / "clean.jsonl", tmp_path / "again.jsonl"
+    clean.write_bytes(b"\n".join(h.replace(b'"id":"', b'"id":"clean-', 1) for h in hands[:10]))  # no last newline
+    again.write_bytes(b"\n".join(h.replace(b'"id":"', b'"id":"again-', 1) for h in hands[:10]))
+    done = gostop("audit", str(clean), str(spoiled[0]), str(again))
     found = [json.loads(line) for line in done.stdout.splitlines()]
     assert kinds(found) == spoiled[1] and done.returncode == 1
     assert done.stderr.decode().startswith("audited 80 hands (")
@@ -212,6 +213,7 @@ def test_an_empty_archive_is_reported(tmp_path, content):
         "kind": "archive",
         "code": "empty",
         "detail": "the archive holds no line",
+        "sentence": "The archive holds no line",
     }
 
 
@@ -259,8 +261,9 @@ def test_an_engine_failure_on_a_line_is_a_finding_and_the_audit_goes_on(hands, t
 
 @BUSY
 def test_memory_stays_flat_however_long_the_archive(tmp_path):
-    """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB):
-    lines are read, handed out and written a batch at a time, and nothing is kept per line. Measured as the
+    """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB) but
+    for the table of the ids seen (for the duplicates: at most 36 bytes an id, as it doubles): lines are read,
+    handed out and written a batch at a time, and nothing else is kept per line. Measured as the
     peak of what the audit's process allocated (tracemalloc), which, unlike the resident size, does not jump
     with the kernel's huge pages; bench/audit_bench.py reports the resident size on a million lines. Cheap
     lines keep the test quick: each is refused by its shape."""
@@ -278,7 +281,7 @@ def test_memory_stays_flat_however_long_the_archive(tmp_path):
         finally:
             tracemalloc.stop()
         assert summary.findings == count
-    assert peaks[1] < peaks[0] + 2**19, peaks
+    assert peaks[1] < peaks[0] + 2**19 + 36 * 120_000, peaks
 
 
 def test_the_progress_bar_shows_on_a_terminal_only(spoiled):
