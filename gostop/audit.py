@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import logging
 import os
 import re
 import signal
@@ -242,20 +243,28 @@ class Verdict(NamedTuple):
 
 
 # The id of a line that cannot be read as JSON (cut short, or too long to read), where its text still shows it:
-# the first "id" key with a string or integer value.
-_ID_IN_TEXT = re.compile(rb'"id"\s*:\s*("(?:[^"\\\n]|\\.){0,256}"|-?\d{1,19})(?=\s*[,}])')
+# the "id" key of the outer object (strings and brackets read as tokens, to tell the depth) with a string or
+# a whole integer (one followed by , or }, not cut short) as its value.
+_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
+_ID_VALUE = re.compile(rb'\s*:\s*("(?:[^"\\\n]|\\.){0,256}"|-?\d{1,19}(?=\s*[,}]))')
 
 
 def recover_id(raw: bytes) -> str | int | None:
     """The id a line that is not JSON (a truncated line, one too long) still shows, if any."""
-    found = _ID_IN_TEXT.search(raw[:LINE_LIMIT])
-    if found is None:
-        return None
-    try:
-        value = orjson.loads(found.group(1))
-    except orjson.JSONDecodeError:
-        return None
-    return value if isinstance(value, (str, int)) else None
+    depth = 0
+    for token in _TOKENS.finditer(raw, 0, LINE_LIMIT):
+        said = token.group()
+        if said in (b"{", b"["):
+            depth += 1
+        elif said in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1 and said == b'"id"' and (value := _ID_VALUE.match(raw, token.end())):
+            try:
+                hand_id = orjson.loads(value.group(1))
+            except orjson.JSONDecodeError:
+                return None
+            return hand_id if isinstance(hand_id, (str, int)) else None
+    return None
 
 
 def audit_line(raw: bytes) -> Verdict:
@@ -670,16 +679,18 @@ class _Dask:
         while True:
             signals.check()
             try:
+                # a result kept by a worker that has died is computed again (Dask says "rescheduling"): the wait
+                # goes on, with the workers checked every half second
                 result = pending.result(timeout=0.5)
+                break
             except TimeoutError:
                 self._check_workers()
-                continue
             except KilledWorker as exc:  # a batch that took every worker it ran on down with it
                 raise Stopped("worker-died", f"a Dask worker died running a batch ({_said(exc)})") from None
             except Exception as exc:  # cancelled with the connection to the scheduler, or the comm closed
                 raise self._gone(exc) from None
-            self.no_worker_since = None
-            return result
+        self.no_worker_since = None
+        return result
 
     def _check_workers(self) -> None:
         try:
@@ -696,6 +707,37 @@ class _Dask:
             raise Stopped("no-worker", f"the Dask cluster had no worker for {waited} s", seconds=waited)
 
 
+class _NoOrphanGathers(logging.Filter):
+    """Drops what asyncio says of a Dask gather left behind by a ``result(timeout=...)`` that timed out (an
+    ``AllExit`` "never retrieved", with its traceback, once the client closes): nothing was lost."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return type(error).__name__ != "AllExit"
+
+
+class _OneLine(logging.Filter):
+    """Dask's log of the client, each record on one line: an error's traceback (the scheduler's connection
+    lost, the attempts to reconnect) said as the exception's type and message. The audit says itself what
+    stopped it, in its last finding; a traceback would read as the audit's own failure."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})".replace("\n", " ").strip()
+            record.args, record.exc_info, record.exc_text, record.stack_info = (), None, None, None
+        return True
+
+
+def _quiet_dask_logs() -> None:
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _NoOrphanGathers) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_NoOrphanGathers())
+    for handler in logging.getLogger("distributed").handlers:
+        if not any(isinstance(f, _OneLine) for f in handler.filters):
+            handler.addFilter(_OneLine())
+
+
 @contextlib.contextmanager
 def _dask(address: str, lang: str, worker_timeout: float) -> Iterator[_Runner]:
     try:
@@ -704,6 +746,7 @@ def _dask(address: str, lang: str, worker_timeout: float) -> Iterator[_Runner]:
     except ImportError:
         raise AuditError("--scheduler needs Dask distributed: pip install 'gostop[dask]'") from None
     where = urlsplit(address if "://" in address else f"tcp://{address}")
+    _quiet_dask_logs()
     # A result kept by a worker that dies is fetched from it until this connect timeout (30 s by default)
     # runs out, and only then computed again elsewhere: a few seconds is ample for a worker that is alive.
     with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
@@ -790,7 +833,7 @@ class Summary:
     seconds: float = 0.0
     lines: int = 0  # lines (blank ones too) of every archive whose batches are done, for the progress
     stopped: dict[str, Any] | None = None
-    last: tuple[str, int, Any] | None = None  # archive, line and id of the last hand audited
+    last: tuple[str, int, Any] | None = None  # the archive and line of the last hand audited, the last id read
 
     @property
     def findings(self) -> int:
@@ -942,8 +985,8 @@ def _with_duplicates(result: BatchResult, seen: _Seen, w: Words, archive: str, c
 
 
 def _stopped_finding(stop: Stopped, summary: Summary, w: Words, archives: Sequence[str]) -> dict[str, Any]:
-    """The last finding of an audit that stopped early: why, how many hands were audited, and the archive,
-    line and id of the last of them (every line up to it is audited and its findings written)."""
+    """The last finding of an audit that stopped early: why, how many hands were audited, the archive and line
+    of the last of them (every line up to it is audited and its findings written), and the last id read."""
     archive, line, hand_id = summary.last or (archives[0] if archives else None, None, None)
     facts = {"hands": summary.hands, **stop.facts}
     finding: dict[str, Any] = {"archive": archive, "line": line, "id": hand_id, "kind": "stopped", "code": stop.code}
@@ -995,7 +1038,8 @@ def run(
                     findings = result.findings
                     if done is not None:
                         findings = _with_duplicates(result, seen, w, done.archive, summary.counts)
-                        last_id = result.ids[-1][1] if result.ids and result.ids[-1][0] == result.last_line else None
+                        # the last id read: of the last line, or of the line nearest before it that has one
+                        last_id = result.ids[-1][1] if result.ids else summary.last[2] if summary.last else None
                         summary.last = (done.archive, result.last_line, last_id)
                         summary.lines += result.last_line - done.first_line + 1
                     if findings:
