@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -76,6 +77,66 @@ def engine_alone(hands: list[bytes]) -> tuple[float, float, float]:
         replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     return len(hands) / wall, wall, cpu / len(hands) * 1e6
+
+
+def breakdown(hands: list[bytes], archive: Path, batch: int = 200) -> dict[str, float]:
+    """Where an audit's CPU goes, in microseconds a hand, each part timed alone in this process (CPU time):
+    the parent reading the gzip archive and cutting it into batches, shipping a batch to a worker and its
+    result back (pickled, as a process pool or Dask sends them), and in the worker decoding the line,
+    checking its shape and recorded payments, the engine's replay, and the whole of audit_batch."""
+    import pickle
+
+    from gostop import audit as auditing
+
+    def cpu_per_hand(work: Callable[[], object], count: int) -> float:
+        best = float("inf")
+        for _ in range(3):  # the least of three: what a part costs with warm caches
+            started = time.process_time()
+            work()
+            best = min(best, time.process_time() - started)
+        return best / count * 1e6
+
+    lines = sum(1 for _ in auditing._work([str(archive)], batch, auditing._Reading(0), "en"))  # warm the cache
+    del lines
+    reading = auditing._Reading(total=archive.stat().st_size)
+    batches = [b for b in auditing._work([str(archive)], batch, reading, "en") if isinstance(b, auditing.Batch)]
+    count = sum(b.data.count(b"\n") + 1 for b in batches)
+    parts: dict[str, float] = {}
+    parts["reading: gunzip, lines, batches (parent)"] = cpu_per_hand(
+        lambda: [None for _ in auditing._work([str(archive)], batch, auditing._Reading(0), "en")], count
+    )
+    parts["shipping: a batch out, pickled and unpickled"] = cpu_per_hand(
+        lambda: [pickle.loads(pickle.dumps((auditing.audit_batch, *b, "en"))) for b in batches], count
+    )
+    sample = hands * max(1, 4000 // len(hands))
+    parts["decoding: orjson.loads"] = cpu_per_hand(lambda: [orjson.loads(line) for line in sample], len(sample))
+
+    def checks() -> None:
+        for line in sample:
+            body = orjson.loads(line)
+            body.pop("id")
+            auditing.read_recorded(body.pop("recorded", None))
+            auditing.shape_errors(body)
+
+    parts["checks: id, recorded, shape (with decoding)"] = cpu_per_hand(checks, len(sample))
+    parts["audit_line: decoding, checks, engine, payments"] = cpu_per_hand(
+        lambda: [auditing.audit_line(line) for line in sample], len(sample)
+    )
+    parts["engine: decode, resolve, replay (the engine alone)"] = cpu_per_hand(
+        lambda: engine_alone(sample), len(sample)
+    )
+    results = [auditing.audit_batch("a", 1, b"\n".join(sample[i : i + batch])) for i in range(0, len(sample), batch)]
+    parts["audit_batch: the worker's whole work"] = cpu_per_hand(
+        lambda: [auditing.audit_batch("a", 1, b"\n".join(sample[i : i + batch])) for i in range(0, len(sample), batch)],
+        len(sample),
+    )
+    parts["shipping: results back, pickled and unpickled"] = cpu_per_hand(
+        lambda: [pickle.loads(pickle.dumps(r)) for r in results], len(sample)
+    )
+    seen = auditing._Seen()
+    ids = [orjson.loads(line)["id"] for line in sample]
+    parts["duplicates: the parent's id table"] = cpu_per_hand(lambda: [seen.add(i) for i in ids], len(ids))
+    return parts
 
 
 def _proc(pid: int, field: str) -> int:
@@ -158,12 +219,20 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=40_000, help="lines of the archive timed")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory-lines", type=int, default=1_000_000, help="0: skip the memory runs")
+    parser.add_argument("--parts-only", action="store_true", help="only where the CPU goes, no audit run")
     args = parser.parse_args()
     # engine.COMPILED says which build runs; without it, a compiled engine is told by its extension module
     build = "compiled" if getattr(engine, "COMPILED", not str(engine.__file__).endswith(".py")) else "pure"
     cores = len(os.sched_getaffinity(0))
     print(f"engine build: {build}; {cores} cores; {args.lines:,} lines from {args.hands:,} simulated hands, gzip")
     hands = simulated(args.hands)
+    if args.parts_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = Path(tmp) / "archive.jsonl.gz"
+            write_archive(archive, hands, args.lines)
+            for part, cost in breakdown(hands, archive).items():
+                print(f"  {part:52} {cost:8.1f}")
+        return
     with tempfile.TemporaryDirectory() as tmp, DaskCluster(workers=2, log_dir=Path(tmp)) as cluster:
         archive = Path(tmp) / "archive.jsonl.gz"
         write_archive(archive, hands, args.lines)
@@ -184,6 +253,9 @@ def main() -> None:
                 cpu[name].append(used)
                 if rate > best[name][0]:
                     best[name] = (rate, wall, used)
+        print("where an audit's CPU goes (us a hand, each part alone, this process):")
+        for part, cost in breakdown(hands, archive).items():
+            print(f"  {part:52} {cost:8.1f}")
         floor = best["engine alone, this process (1 core)"][0]
         print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22}")
         for name, (rate, wall, _) in best.items():

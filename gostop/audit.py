@@ -2,9 +2,10 @@
 
 An archive is JSON Lines (gzip or not): each line a POST /v1/replay body with an ``id`` and, optionally,
 ``recorded``: the payments the source recorded, ``{"payments": [{"from", "to", "points"}]}``. Each line is
-replayed by the engine itself (``engine.replay``, and the settlement's payments; no answer is rendered and no
-sentence made), and gives at most one finding, a JSON object with ``archive``, ``line`` (from 1), ``id``,
-``kind`` and ``code``:
+replayed by the engine itself (``engine.replay``, and the settlement's payments; no answer is rendered), and
+gives at most one finding of its own, a JSON object with ``archive``, ``line`` (from 1), ``id``, ``kind``,
+``code`` and ``sentence`` (what is wrong in words, in the language asked for: an illegal line as the API says
+its refusal; from the service's catalogs, ``service.sentences.audit``):
 
     illegal    the engine refuses the log: its ``code``, ``move_index`` (from 0) and the reason's ``facts``,
                exactly what /v1/replay would refuse it with
@@ -13,9 +14,14 @@ sentence made), and gives at most one finding, a JSON object with ``archive``, `
                no payments, and the order of the rows does not matter
     invalid    not a valid line at all: ``body-too-large`` (over the service's 64 KiB), ``not-json``,
                ``not-an-object``, ``missing-id`` / ``bad-id``, ``bad-recorded``, or ``validation-error``
-               (the body does not have /v1/replay's shape; ``errors`` names each field, as the API would)
+               (the body does not have /v1/replay's shape; ``errors`` names each field, as the API would);
+               a line that is not JSON keeps the id its text shows (``recover_id``)
+    duplicate  ``duplicate-id``: an earlier line of the audit has the same id (a finding besides the line's own)
     archive    the archive itself: ``empty``, ``truncated`` (a gzip that ends early), ``corrupt`` (a gzip
                that cannot be decompressed) or ``unreadable``; every complete line before is audited
+    stopped    the last finding of an audit that could not go on (``scheduler-gone``, ``no-worker`` after
+               ``worker_timeout`` seconds, ``worker-died``, ``signal``): ``hands`` audited, and the line and id
+               where it stopped; the findings before it are written (docs/audit.md)
 
 The parent process reads the archives as raw bytes and hands them to the workers in batches of lines
 (``--batch``, 200 by default), a bounded number at a time, so memory stays flat however long the archive is;
