@@ -15,10 +15,14 @@ Each audit is the console script as a user runs it, start-up included; its figur
 its own summary, with the wall time of the command beside it. On a machine shared with other work those
 rates swing, so the CPU time every process of the run spent (the command's, its workers', and for Dask the
 scheduler's and workers' while it ran; sampled every 50 ms from /proc) is given per hand too: that is what
-the audit costs beyond the engine, whatever else the machine is doing. Then the memory: the peak resident
-size of the audit's processes, summed, on --memory-lines lines and on a tenth of them.
+the audit costs beyond the engine, whatever else the machine is doing (for Dask, less the cluster's idle
+CPU, measured before the rounds, times the run's wall time). The last column is the engine's CPU a hand over
+the audit's: the audit's speed per core against the engine alone's, whatever the load. Before the table,
+where the CPU goes, each part timed alone in this process (``breakdown``; ``--parts-only`` for just that).
+Then the memory: the peak resident size of the audit's processes, summed, on --memory-lines lines and on a
+tenth of them.
 
-Usage: python bench/audit_bench.py [--hands 2000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
+Usage: python bench/audit_bench.py [--hands 4000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
 """
 
 from __future__ import annotations
@@ -197,13 +201,25 @@ class Watch:
         return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def audit(archive: Path, *options: str, others: list[int] | None = None) -> tuple[float, float, float]:
+def audit(
+    archive: Path, *options: str, others: list[int] | None = None, idle: float = 0.0
+) -> tuple[float, float, float]:
     """(hands a second by the audit's own summary, wall seconds, CPU microseconds a hand over every process
-    that worked: the command's own and ``others``)."""
+    that worked: the command's own and ``others``, less what ``others`` spend idle (``idle`` CPU seconds a
+    second, times the wall time): a Dask scheduler and its workers spend a few percent of a core on their
+    heartbeats whatever they do, which on a loaded machine, where a run takes long, would be counted as the
+    audit's)."""
     watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [])
     out, wall = watch.run()
     summary = json.loads(out.splitlines()[-1])
-    return float(summary["hands_per_second"]), wall, watch.cpu_seconds() / summary["hands"] * 1e6
+    return float(summary["hands_per_second"]), wall, (watch.cpu_seconds() - idle * wall) / summary["hands"] * 1e6
+
+
+def idle_cpu(pids: list[int], seconds: float = 5.0) -> float:
+    """CPU seconds a second the processes spend doing nothing (a Dask cluster's heartbeats)."""
+    before = sum(_proc(pid, "cpu") for pid in pids)
+    time.sleep(seconds)
+    return (sum(_proc(pid, "cpu") for pid in pids) - before) / os.sysconf("SC_CLK_TCK") / seconds
 
 
 def peak_memory(archive: Path) -> tuple[int, float]:
@@ -215,7 +231,7 @@ def peak_memory(archive: Path) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=2000, help="distinct simulated hands")
+    parser.add_argument("--hands", type=int, default=4000, help="distinct simulated hands")
     parser.add_argument("--lines", type=int, default=40_000, help="lines of the archive timed")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory-lines", type=int, default=1_000_000, help="0: skip the memory runs")
@@ -237,12 +253,14 @@ def main() -> None:
         archive = Path(tmp) / "archive.jsonl.gz"
         write_archive(archive, hands, args.lines)
         cluster_pids = [p.pid for p in (cluster.scheduler, *cluster.workers) if p is not None]
+        idle = idle_cpu(cluster_pids)
+        print(f"the Dask cluster idle: {idle:.3f} CPU seconds a second (left out of its CPU a hand)")
         cases = {
             "engine alone, this process (1 core)": lambda: engine_alone(hands),
             "gostop audit --jobs 1": lambda: audit(archive, "--jobs", "1", "--quiet"),
             f"gostop audit (--jobs {cores}, every core)": lambda: audit(archive, "--quiet"),
             "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(
-                archive, "--scheduler", cluster.address, others=cluster_pids
+                archive, "--scheduler", cluster.address, others=cluster_pids, idle=idle
             ),
         }
         best = {name: (0.0, 0.0, 0.0) for name in cases}
@@ -257,10 +275,16 @@ def main() -> None:
         for part, cost in breakdown(hands, archive).items():
             print(f"  {part:52} {cost:8.1f}")
         floor = best["engine alone, this process (1 core)"][0]
-        print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22}")
+        engine_cpu = min(cpu["engine alone, this process (1 core)"])
+        print(
+            f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22} "
+            f"{'engine CPU / CPU (range)':>25}"
+        )
         for name, (rate, wall, _) in best.items():
+            per_core = rate / floor / (cores if "every core" in name else 2 if "Dask" in name else 1)
             spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
-            print(f"{name:46} {rate:9,.0f} {rate / floor:14.2f} {wall:7.2f} {spread:>22}")
+            ratios = f"{engine_cpu / max(cpu[name]):.2f}-{engine_cpu / min(cpu[name]):.2f}"
+            print(f"{name:46} {rate:9,.0f} {per_core:14.2f} {wall:7.2f} {spread:>22} {ratios:>25}")
         if args.memory_lines:
             for lines in (args.memory_lines // 10, args.memory_lines):
                 path = Path(tmp) / f"memory-{lines}.jsonl.gz"
