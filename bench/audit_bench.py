@@ -15,10 +15,14 @@ Each audit is the console script as a user runs it, start-up included; its figur
 its own summary, with the wall time of the command beside it. On a machine shared with other work those
 rates swing, so the CPU time every process of the run spent (the command's, its workers', and for Dask the
 scheduler's and workers' while it ran; sampled every 50 ms from /proc) is given per hand too: that is what
-the audit costs beyond the engine, whatever else the machine is doing. Then the memory: the peak resident
-size of the audit's processes, summed, on --memory-lines lines and on a tenth of them.
+the audit costs beyond the engine, whatever else the machine is doing (for Dask, less the cluster's idle
+CPU, measured before the rounds, times the run's wall time). The last column is the engine's CPU a hand over
+the audit's: the audit's speed per core against the engine alone's, whatever the load. Before the table,
+where the CPU goes, each part timed alone in this process (``breakdown``; ``--parts-only`` for just that).
+Then the memory: the peak resident size of the audit's processes, summed, on --memory-lines lines and on a
+tenth of them.
 
-Usage: python bench/audit_bench.py [--hands 2000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
+Usage: python bench/audit_bench.py [--hands 4000] [--lines 40000] [--rounds 3] [--memory-lines 1000000]
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import tempfile
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -76,6 +81,71 @@ def engine_alone(hands: list[bytes]) -> tuple[float, float, float]:
         replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     return len(hands) / wall, wall, cpu / len(hands) * 1e6
+
+
+def breakdown(hands: list[bytes], archive: Path, batch: int = 200) -> dict[str, float]:
+    """Where an audit's CPU goes, in microseconds a hand, each part timed alone in this process (CPU time):
+    the parent reading the gzip archive and cutting it into batches, shipping a batch to a worker and its
+    result back (pickled, as a process pool or Dask sends them), and in the worker decoding the line,
+    checking its shape and recorded payments, the engine's replay, and the whole of audit_batch."""
+    import pickle
+
+    from gostop import audit as auditing
+
+    def cpu_per_hand(work: Callable[[], object], count: int) -> float:
+        best = float("inf")
+        for _ in range(3):  # the least of three: what a part costs with warm caches
+            started = time.process_time()
+            work()
+            best = min(best, time.process_time() - started)
+        return best / count * 1e6
+
+    lines = sum(1 for _ in auditing._work([str(archive)], batch, auditing._Reading(0), "en"))  # warm the cache
+    del lines
+    reading = auditing._Reading(total=archive.stat().st_size)
+    batches = [b for b in auditing._work([str(archive)], batch, reading, "en") if isinstance(b, auditing.Batch)]
+    count = sum(b.data.count(b"\n") + 1 for b in batches)
+    parts: dict[str, float] = {}
+    parts["reading: gunzip, lines, batches (parent)"] = cpu_per_hand(
+        lambda: [None for _ in auditing._work([str(archive)], batch, auditing._Reading(0), "en")], count
+    )
+    parts["shipping: a batch out, pickled and unpickled"] = cpu_per_hand(
+        lambda: [pickle.loads(pickle.dumps((auditing.audit_batch, *b, "en"))) for b in batches], count
+    )
+    sample = hands * max(1, 4000 // len(hands))
+
+    def decoding() -> None:
+        for line in sample:  # each body dropped at once, as the worker does (a list of them all costs more)
+            orjson.loads(line)
+
+    parts["decoding: orjson.loads"] = cpu_per_hand(decoding, len(sample))
+
+    def checks() -> None:
+        for line in sample:
+            body = orjson.loads(line)
+            body.pop("id")
+            auditing.read_recorded(body.pop("recorded", None))
+            auditing.shape_errors(body)
+
+    parts["checks: id, recorded, shape (with decoding)"] = cpu_per_hand(checks, len(sample))
+    parts["audit_line: decoding, checks, engine, payments"] = cpu_per_hand(
+        lambda: [auditing.audit_line(line) for line in sample], len(sample)
+    )
+    parts["engine: decode, resolve, replay (the engine alone)"] = cpu_per_hand(
+        lambda: engine_alone(sample), len(sample)
+    )
+    results = [auditing.audit_batch("a", 1, b"\n".join(sample[i : i + batch])) for i in range(0, len(sample), batch)]
+    parts["audit_batch: the worker's whole work"] = cpu_per_hand(
+        lambda: [auditing.audit_batch("a", 1, b"\n".join(sample[i : i + batch])) for i in range(0, len(sample), batch)],
+        len(sample),
+    )
+    parts["shipping: results back, pickled and unpickled"] = cpu_per_hand(
+        lambda: [pickle.loads(pickle.dumps(r)) for r in results], len(sample)
+    )
+    seen = auditing._Seen()
+    ids = [orjson.loads(line)["id"] for line in sample]
+    parts["duplicates: the parent's id table"] = cpu_per_hand(lambda: [seen.add(i) for i in ids], len(ids))
+    return parts
 
 
 def _proc(pid: int, field: str) -> int:
@@ -136,13 +206,25 @@ class Watch:
         return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def audit(archive: Path, *options: str, others: list[int] | None = None) -> tuple[float, float, float]:
+def audit(
+    archive: Path, *options: str, others: list[int] | None = None, idle: float = 0.0
+) -> tuple[float, float, float]:
     """(hands a second by the audit's own summary, wall seconds, CPU microseconds a hand over every process
-    that worked: the command's own and ``others``)."""
+    that worked: the command's own and ``others``, less what ``others`` spend idle (``idle`` CPU seconds a
+    second, times the wall time): a Dask scheduler and its workers spend a few percent of a core on their
+    heartbeats whatever they do, which on a loaded machine, where a run takes long, would be counted as the
+    audit's)."""
     watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [])
     out, wall = watch.run()
     summary = json.loads(out.splitlines()[-1])
-    return float(summary["hands_per_second"]), wall, watch.cpu_seconds() / summary["hands"] * 1e6
+    return float(summary["hands_per_second"]), wall, (watch.cpu_seconds() - idle * wall) / summary["hands"] * 1e6
+
+
+def idle_cpu(pids: list[int], seconds: float = 5.0) -> float:
+    """CPU seconds a second the processes spend doing nothing (a Dask cluster's heartbeats)."""
+    before = sum(_proc(pid, "cpu") for pid in pids)
+    time.sleep(seconds)
+    return (sum(_proc(pid, "cpu") for pid in pids) - before) / os.sysconf("SC_CLK_TCK") / seconds
 
 
 def peak_memory(archive: Path) -> tuple[int, float]:
@@ -154,26 +236,36 @@ def peak_memory(archive: Path) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=2000, help="distinct simulated hands")
+    parser.add_argument("--hands", type=int, default=4000, help="distinct simulated hands")
     parser.add_argument("--lines", type=int, default=40_000, help="lines of the archive timed")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory-lines", type=int, default=1_000_000, help="0: skip the memory runs")
+    parser.add_argument("--parts-only", action="store_true", help="only where the CPU goes, no audit run")
     args = parser.parse_args()
     # engine.COMPILED says which build runs; without it, a compiled engine is told by its extension module
     build = "compiled" if getattr(engine, "COMPILED", not str(engine.__file__).endswith(".py")) else "pure"
     cores = len(os.sched_getaffinity(0))
     print(f"engine build: {build}; {cores} cores; {args.lines:,} lines from {args.hands:,} simulated hands, gzip")
     hands = simulated(args.hands)
+    if args.parts_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = Path(tmp) / "archive.jsonl.gz"
+            write_archive(archive, hands, args.lines)
+            for part, cost in breakdown(hands, archive).items():
+                print(f"  {part:52} {cost:8.1f}")
+        return
     with tempfile.TemporaryDirectory() as tmp, DaskCluster(workers=2, log_dir=Path(tmp)) as cluster:
         archive = Path(tmp) / "archive.jsonl.gz"
         write_archive(archive, hands, args.lines)
         cluster_pids = [p.pid for p in (cluster.scheduler, *cluster.workers) if p is not None]
+        idle = idle_cpu(cluster_pids)
+        print(f"the Dask cluster idle: {idle:.3f} CPU seconds a second (left out of its CPU a hand)")
         cases = {
             "engine alone, this process (1 core)": lambda: engine_alone(hands),
             "gostop audit --jobs 1": lambda: audit(archive, "--jobs", "1", "--quiet"),
             f"gostop audit (--jobs {cores}, every core)": lambda: audit(archive, "--quiet"),
             "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(
-                archive, "--scheduler", cluster.address, others=cluster_pids
+                archive, "--scheduler", cluster.address, others=cluster_pids, idle=idle
             ),
         }
         best = {name: (0.0, 0.0, 0.0) for name in cases}
@@ -184,11 +276,20 @@ def main() -> None:
                 cpu[name].append(used)
                 if rate > best[name][0]:
                     best[name] = (rate, wall, used)
+        print("where an audit's CPU goes (us a hand, each part alone, this process):")
+        for part, cost in breakdown(hands, archive).items():
+            print(f"  {part:52} {cost:8.1f}")
         floor = best["engine alone, this process (1 core)"][0]
-        print(f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22}")
+        engine_cpu = min(cpu["engine alone, this process (1 core)"])
+        print(
+            f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22} "
+            f"{'engine CPU / CPU (range)':>25}"
+        )
         for name, (rate, wall, _) in best.items():
+            per_core = rate / floor / (cores if "every core" in name else 2 if "Dask" in name else 1)
             spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
-            print(f"{name:46} {rate:9,.0f} {rate / floor:14.2f} {wall:7.2f} {spread:>22}")
+            ratios = f"{engine_cpu / max(cpu[name]):.2f}-{engine_cpu / min(cpu[name]):.2f}"
+            print(f"{name:46} {rate:9,.0f} {per_core:14.2f} {wall:7.2f} {spread:>22} {ratios:>25}")
         if args.memory_lines:
             for lines in (args.memory_lines // 10, args.memory_lines):
                 path = Path(tmp) / f"memory-{lines}.jsonl.gz"

@@ -2,9 +2,10 @@
 
 An archive is JSON Lines (gzip or not): each line a POST /v1/replay body with an ``id`` and, optionally,
 ``recorded``: the payments the source recorded, ``{"payments": [{"from", "to", "points"}]}``. Each line is
-replayed by the engine itself (``engine.replay``, and the settlement's payments; no answer is rendered and no
-sentence made), and gives at most one finding, a JSON object with ``archive``, ``line`` (from 1), ``id``,
-``kind`` and ``code``:
+replayed by the engine itself (``engine.replay``, and the settlement's payments; no answer is rendered), and
+gives at most one finding of its own, a JSON object with ``archive``, ``line`` (from 1), ``id``, ``kind``,
+``code`` and ``sentence`` (what is wrong in words, in the language asked for: an illegal line as the API says
+its refusal; from the service's catalogs, ``service.sentences.audit``):
 
     illegal    the engine refuses the log: its ``code``, ``move_index`` (from 0) and the reason's ``facts``,
                exactly what /v1/replay would refuse it with
@@ -13,9 +14,14 @@ sentence made), and gives at most one finding, a JSON object with ``archive``, `
                no payments, and the order of the rows does not matter
     invalid    not a valid line at all: ``body-too-large`` (over the service's 64 KiB), ``not-json``,
                ``not-an-object``, ``missing-id`` / ``bad-id``, ``bad-recorded``, or ``validation-error``
-               (the body does not have /v1/replay's shape; ``errors`` names each field, as the API would)
+               (the body does not have /v1/replay's shape; ``errors`` names each field, as the API would);
+               a line that is not JSON keeps the id its text shows (``recover_id``)
+    duplicate  ``duplicate-id``: an earlier line of the audit has the same id (a finding besides the line's own)
     archive    the archive itself: ``empty``, ``truncated`` (a gzip that ends early), ``corrupt`` (a gzip
                that cannot be decompressed) or ``unreadable``; every complete line before is audited
+    stopped    the last finding of an audit that could not go on (``scheduler-gone``, ``no-worker`` after
+               ``worker_timeout`` seconds, ``worker-died``, ``signal``): ``hands`` audited, and the line and id
+               where it stopped; the findings before it are written (docs/audit.md)
 
 The parent process reads the archives as raw bytes and hands them to the workers in batches of lines
 (``--batch``, 200 by default), a bounded number at a time, so memory stays flat however long the archive is;
@@ -29,13 +35,18 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import logging
 import os
+import re
+import signal
 import socket
 import sys
+import threading
 import time
 import zlib
+from array import array
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
@@ -46,6 +57,8 @@ from urllib.parse import urlsplit
 import orjson
 
 from engine import CARDS, Card, CardSet, GoStopError, replay, resolve
+from service.i18n import LANGUAGES, Words
+from service.sentences.audit import finding_sentence
 
 __all__ = [
     "LINE_LIMIT",
@@ -62,6 +75,7 @@ __all__ = [
 LINE_LIMIT = 64 * 1024  # the service's body limit (docs/errors.md: 413 over 64 KiB)
 READ_SIZE = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
+BATCH, DASK_BATCH = 200, 1000  # lines a task: on Dask a task costs about 5 ms of CPU (scheduler, worker, client)
 SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several
 MAX_PLAYERS, MAX_ID_LENGTH, MAX_MOVES = 3, 64, 200  # /v1/replay's limits (openapi.yaml)
 BODY_FIELDS = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
@@ -99,6 +113,8 @@ def read_recorded(value: Any) -> Payments | None:
 
 def payments_agree(recorded: Iterable[tuple[str, str, int]], ruled: Iterable[tuple[str, str, int]]) -> bool:
     """Whether two lists of payments say the same: in any order, a payment of 0 points being none."""
+    if isinstance(recorded, list) and isinstance(ruled, list) and recorded == ruled:
+        return True  # the same rows in the same order, as most archives record them: no sorting
     return sorted(r for r in recorded if r[2]) == sorted(r for r in ruled if r[2])
 
 
@@ -226,22 +242,49 @@ def _excerpt(raw: bytes) -> str:
 
 
 class Verdict(NamedTuple):
-    """What one line came to: its id (None if it has none), whether the hand is finished, and the finding."""
+    """What one line came to: its id (None if it has none), whether the hand is finished, the finding, and for
+    an illegal line the engine's refusal (which the finding's sentence says)."""
 
     id: Any
     finished: bool
     finding: dict[str, Any] | None
+    error: GoStopError | None = None
+
+
+# The id of a line that cannot be read as JSON (cut short, or too long to read), where its text still shows it:
+# the "id" key of the outer object (strings and brackets read as tokens, to tell the depth) with a string or
+# a whole integer (one followed by , or }, not cut short) as its value.
+_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
+_ID_VALUE = re.compile(rb'\s*:\s*("(?:[^"\\\n]|\\.){0,256}"|-?\d{1,19}(?=\s*[,}]))')
+
+
+def recover_id(raw: bytes) -> str | int | None:
+    """The id a line that is not JSON (a truncated line, one too long) still shows, if any."""
+    depth = 0
+    for token in _TOKENS.finditer(raw, 0, LINE_LIMIT):
+        said = token.group()
+        if said in (b"{", b"["):
+            depth += 1
+        elif said in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1 and said == b'"id"' and (value := _ID_VALUE.match(raw, token.end())):
+            try:
+                hand_id = orjson.loads(value.group(1))
+            except orjson.JSONDecodeError:
+                return None
+            return hand_id if isinstance(hand_id, (str, int)) else None
+    return None
 
 
 def audit_line(raw: bytes) -> Verdict:
     """Audit one archive line (bytes, without its newline)."""
     if len(raw) > LINE_LIMIT:
         limit = f"longer than {LINE_LIMIT} bytes, the most a request body may be"
-        return Verdict(None, False, _invalid("body-too-large", limit, excerpt=_excerpt(raw)))
+        return Verdict(recover_id(raw), False, _invalid("body-too-large", limit, excerpt=_excerpt(raw)))
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        return Verdict(None, False, _invalid("not-json", str(exc), excerpt=_excerpt(raw)))
+        return Verdict(recover_id(raw), False, _invalid("not-json", str(exc), excerpt=_excerpt(raw)))
     if not isinstance(body, dict):
         return Verdict(None, False, _invalid("not-an-object", f"a JSON {type(body).__name__}, not an object"))
     hand_id = body.pop("id", None)
@@ -272,9 +315,8 @@ def audit_line(raw: bytes) -> Verdict:
     except GoStopError as exc:
         facts = {k: _plain(v) for k, v in exc.params.items() if k != "move_index"}
         index = exc.params.get("move_index")
-        return Verdict(
-            hand_id, False, {"kind": "illegal", "code": exc.code, "move_index": index, "why": exc.why, "facts": facts}
-        )
+        finding = {"kind": "illegal", "code": exc.code, "move_index": index, "why": exc.why, "facts": facts}
+        return Verdict(hand_id, False, finding, exc)
     settlement = result.settlement
     if recorded is None:
         return Verdict(hand_id, settlement is not None, None)
@@ -294,23 +336,33 @@ def audit_line(raw: bytes) -> Verdict:
 
 
 class BatchResult(NamedTuple):
-    """What a batch came to: hands audited, how many of them finished, the findings as JSON Lines bytes, and
-    the count of findings by (kind, code)."""
+    """What a batch came to: hands audited, how many of them finished, the findings as JSON Lines bytes, the
+    count of findings by (kind, code), the (line, id) of every hand whose id is known (for the duplicates),
+    and the number of the batch's last line."""
 
     hands: int
     finished: int
     findings: bytes
     counts: dict[tuple[str, str], int]
+    ids: tuple[tuple[int, Any], ...] = ()
+    last_line: int = 0
 
 
-def audit_batch(archive: str, first_line: int, data: bytes) -> BatchResult:
-    """Audit a batch: ``data`` is archive lines joined by newlines, the first being line ``first_line``.
-    Blank lines are skipped. Runs in a worker process (local or Dask): it takes and returns plain values."""
+def _words(lang: str) -> Words:
+    return LANGUAGES.get(lang) or LANGUAGES["en"]
+
+
+def audit_batch(archive: str, first_line: int, data: bytes, lang: str = "en") -> BatchResult:
+    """Audit a batch: ``data`` is archive lines joined by newlines, the first being line ``first_line``; each
+    finding says what is wrong in ``lang``. Blank lines are skipped. Runs in a worker process (local or
+    Dask): it takes and returns plain values."""
     hands = finished = 0
     out = bytearray()
     counts: Counter[tuple[str, str]] = Counter()
+    ids: list[tuple[int, Any]] = []
+    number = first_line - 1
     for number, raw in enumerate(data.split(b"\n"), first_line):
-        if not raw.strip():
+        if not raw or raw.isspace():  # a blank line (isspace makes no copy, as strip would)
             continue
         hands += 1
         try:
@@ -318,11 +370,15 @@ def audit_batch(archive: str, first_line: int, data: bytes) -> BatchResult:
         except Exception as exc:  # a bug of the engine's: reported as a finding, the audit goes on
             verdict = Verdict(None, False, {"kind": "error", "code": "internal-error", "detail": repr(exc)[:300]})
         finished += verdict.finished
+        if verdict.id is not None:
+            ids.append((number, verdict.id))
         if verdict.finding is not None:
             finding = {"archive": archive, "line": number, "id": verdict.id, **verdict.finding}
+            facts = {**finding, "limit": LINE_LIMIT}
+            finding["sentence"] = finding_sentence(_words(lang), finding["kind"], finding["code"], facts, verdict.error)
             out += orjson.dumps(finding, option=orjson.OPT_APPEND_NEWLINE)
             counts[finding["kind"], finding["code"]] += 1
-    return BatchResult(hands, finished, bytes(out), dict(counts))
+    return BatchResult(hands, finished, bytes(out), dict(counts), tuple(ids), number)
 
 
 # --- reading archives, in the parent -------------------------------------------------------------------
@@ -334,8 +390,9 @@ class Batch(NamedTuple):
     data: bytes
 
 
-def _archive_finding(archive: str, line: int | None, code: str, detail: str) -> BatchResult:
+def _archive_finding(archive: str, line: int | None, code: str, detail: str, lang: str) -> BatchResult:
     finding = {"archive": archive, "line": line, "id": None, "kind": "archive", "code": code, "detail": detail}
+    finding["sentence"] = finding_sentence(_words(lang), "archive", code, finding)
     return BatchResult(0, 0, orjson.dumps(finding, option=orjson.OPT_APPEND_NEWLINE), {("archive", code): 1})
 
 
@@ -429,7 +486,7 @@ class _Reading:
         return self.done_before + (self.source.position() if self.source else 0)
 
 
-def _work(archives: Sequence[str], batch: int, reading: _Reading) -> Iterator[Batch | BatchResult]:
+def _work(archives: Sequence[str], batch: int, reading: _Reading, lang: str) -> Iterator[Batch | BatchResult]:
     """Batches of lines, in archive order, and each archive's own finding (empty, truncated...) in its place."""
     for name in archives:
         line = 1
@@ -438,7 +495,7 @@ def _work(archives: Sequence[str], batch: int, reading: _Reading) -> Iterator[Ba
         try:
             source = _Source(name)
         except OSError as exc:
-            yield _archive_finding(name, None, "unreadable", exc.strerror or str(exc))
+            yield _archive_finding(name, None, "unreadable", exc.strerror or str(exc), lang)
             continue
         reading.source = source
         try:
@@ -454,12 +511,12 @@ def _work(archives: Sequence[str], batch: int, reading: _Reading) -> Iterator[Ba
                 yield Batch(name, line, b"\n".join(pending))
                 line += len(pending)
             code = "truncated" if isinstance(exc, EOFError) else "corrupt" if not _io_error(exc) else "unreadable"
-            yield _archive_finding(name, line, code, f"{_said(exc)}: the lines before line {line} were audited")
+            yield _archive_finding(name, line, code, f"{_said(exc)}: the lines before line {line} were audited", lang)
         else:
             if pending:
                 yield Batch(name, line, b"\n".join(pending))
             if not content:
-                yield _archive_finding(name, None, "empty", "the archive holds no line")
+                yield _archive_finding(name, None, "empty", "the archive holds no line", lang)
         finally:
             reading.done_before += source.size
             reading.source = None
@@ -477,52 +534,228 @@ def _said(exc: BaseException) -> str:
 # --- running batches: inline, on local processes, or on Dask ---------------------------------------------
 
 
+class Stopped(Exception):
+    """The audit cannot go on: ``code`` says why (scheduler-gone, no-worker, worker-died, signal), ``facts``
+    what the finding that says so names."""
+
+    def __init__(self, code: str, detail: str, **facts: Any) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.facts = code, detail, facts
+
+
+class _Signals:
+    """SIGINT and SIGTERM, caught while the audit runs: noted, then acted on between batches and while waiting
+    for one (never in the middle of writing a finding), so that the audit ends as it does for any stop."""
+
+    def __init__(self) -> None:
+        self.caught: int | None = None
+        self._before: dict[int, Any] = {}
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._before[number] = signal.signal(number, self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self._before.items():
+            signal.signal(number, handler)
+
+    def _note(self, number: int, frame: object) -> None:
+        self.caught = self.caught or number
+
+    def check(self) -> None:
+        if self.caught is not None:
+            name = signal.Signals(self.caught).name
+            raise Stopped("signal", f"stopped by {name}", signal=name)
+
+
 class _Pending(Protocol):
-    def result(self) -> BatchResult: ...
+    def result(self, timeout: float | None = None) -> BatchResult: ...
 
 
 class _Done:
     def __init__(self, value: BatchResult) -> None:
         self.value = value
 
-    def result(self) -> BatchResult:
+    def result(self, timeout: float | None = None) -> BatchResult:
         return self.value
 
 
-Submit = Callable[[Batch], _Pending]
+class _Runner(Protocol):
+    """Where the batches run: ``submit`` one, ``wait`` for one's result (raising Stopped when the audit cannot
+    go on), ``window`` batches in flight at most, and ``where`` to say in the summary."""
+
+    where: str
+    window: int
+
+    def submit(self, batch: Batch) -> _Pending: ...
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult: ...
+
+
+class _Inline:
+    where, window = "1 process", 0
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def submit(self, batch: Batch) -> _Pending:
+        return _Done(audit_batch(*batch, self.lang))
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+        return pending.result()
+
+
+def _worker_start() -> None:
+    """A local worker leaves SIGINT to the parent (a ^C at the terminal reaches the whole process group): the
+    parent stops the audit and its workers in order, and no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Pool:
+    def __init__(self, jobs: int, lang: str) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing.context import BaseContext
+
+        # forkserver: workers forked from a clean process that has imported the engine once (a fork of the
+        # caller could inherit its threads' locks); each worker then costs a fork, not an interpreter's start-up
+        context: BaseContext = multiprocessing.get_context("spawn")  # where there is no forkserver (Windows)
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            forkserver = multiprocessing.get_context("forkserver")
+            forkserver.set_forkserver_preload(["gostop.audit"])
+            context = forkserver
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
+        self.lang, self.where, self.window = lang, f"{jobs} local processes", jobs * 3
+
+    def submit(self, batch: Batch) -> _Pending:
+        try:
+            return self.pool.submit(audit_batch, *batch, self.lang)
+        except BrokenProcessPool:
+            raise Stopped("worker-died", "a worker process died") from None
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+        while True:
+            signals.check()
+            try:
+                return pending.result(timeout=0.25)
+            except TimeoutError:
+                continue
+            except BrokenProcessPool:
+                raise Stopped("worker-died", "a worker process died") from None
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager
-def _local(jobs: int) -> Iterator[tuple[Submit, int, str]]:
+def _local(jobs: int, lang: str) -> Iterator[_Runner]:
     if jobs == 1:
-        yield (lambda b: _Done(audit_batch(*b))), 1, "1 process"
+        yield _Inline(lang)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing.context import BaseContext
-
-    # forkserver: workers forked from a clean process that has imported the engine once (a fork of the caller
-    # could inherit its threads' locks); each worker then costs a fork, not an interpreter's start-up
-    context: BaseContext = multiprocessing.get_context("spawn")  # where there is no forkserver (Windows)
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        forkserver = multiprocessing.get_context("forkserver")
-        forkserver.set_forkserver_preload(["gostop.audit"])
-        context = forkserver
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pool = _Pool(jobs, lang)
     try:
-        yield (lambda b: pool.submit(audit_batch, *b)), jobs * 3, f"{jobs} local processes"
+        yield pool
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
+
+
+class _Dask:
+    """Batches on a Dask cluster. The scheduler is gone when the client loses it (after Dask's own attempts to
+    reconnect, 10 s); the cluster is given up when it has had no worker for ``worker_timeout`` seconds."""
+
+    def __init__(self, client: Any, address: str, lang: str, worker_timeout: float) -> None:
+        self.client, self.lang, self.worker_timeout = client, lang, worker_timeout
+        self.where = f"Dask at {address}"
+        self.window = sum(client.nthreads().values()) * 8
+        self.no_worker_since: float | None = None
+
+    def submit(self, batch: Batch) -> _Pending:
+        # the batch's bytes go in the task itself (not scattered): a task lost with its worker is run again
+        try:
+            future: _Pending = self.client.submit(audit_batch, *batch, self.lang, pure=False)
+        except Exception as exc:  # a client that has lost its scheduler refuses new work
+            raise self._gone(exc) from None
+        return future
+
+    def _gone(self, exc: BaseException) -> Stopped:
+        return Stopped("scheduler-gone", f"the Dask scheduler is gone ({_said(exc)})")
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+        from distributed import KilledWorker
+
+        while True:
+            signals.check()
+            try:
+                # a result kept by a worker that has died is computed again (Dask says "rescheduling"): the wait
+                # goes on, with the workers checked every half second
+                result = pending.result(timeout=0.5)
+                break
+            except TimeoutError:
+                self._check_workers()
+            except KilledWorker as exc:  # a batch that took every worker it ran on down with it
+                raise Stopped("worker-died", f"a Dask worker died running a batch ({_said(exc)})") from None
+            except Exception as exc:  # cancelled with the connection to the scheduler, or the comm closed
+                raise self._gone(exc) from None
+        self.no_worker_since = None
+        return result
+
+    def _check_workers(self) -> None:
+        try:
+            workers = len(self.client.nthreads())
+        except Exception as exc:
+            raise self._gone(exc) from None
+        if workers:
+            self.no_worker_since = None
+            return
+        now = time.monotonic()
+        self.no_worker_since = self.no_worker_since or now
+        if now - self.no_worker_since >= self.worker_timeout:
+            waited = round(self.worker_timeout)
+            raise Stopped("no-worker", f"the Dask cluster had no worker for {waited} s", seconds=waited)
+
+
+class _NoOrphanGathers(logging.Filter):
+    """Drops what asyncio says of a Dask gather left behind by a ``result(timeout=...)`` that timed out (an
+    ``AllExit`` "never retrieved", with its traceback, once the client closes): nothing was lost."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return type(error).__name__ != "AllExit"
+
+
+class _OneLine(logging.Filter):
+    """Dask's log of the client, each record on one line: an error's traceback (the scheduler's connection
+    lost, the attempts to reconnect) said as the exception's type and message. The audit says itself what
+    stopped it, in its last finding; a traceback would read as the audit's own failure."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})".replace("\n", " ").strip()
+            record.args, record.exc_info, record.exc_text, record.stack_info = (), None, None, None
+        return True
+
+
+def _quiet_dask_logs() -> None:
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _NoOrphanGathers) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_NoOrphanGathers())
+    for handler in logging.getLogger("distributed").handlers:
+        if not any(isinstance(f, _OneLine) for f in handler.filters):
+            handler.addFilter(_OneLine())
 
 
 @contextlib.contextmanager
-def _dask(address: str) -> Iterator[tuple[Submit, int, str]]:
+def _dask(address: str, lang: str, worker_timeout: float) -> Iterator[_Runner]:
     try:
         import dask.config
         from distributed import Client as DaskClient
     except ImportError:
         raise AuditError("--scheduler needs Dask distributed: pip install 'gostop[dask]'") from None
     where = urlsplit(address if "://" in address else f"tcp://{address}")
+    _quiet_dask_logs()
     # A result kept by a worker that dies is fetched from it until this connect timeout (30 s by default)
     # runs out, and only then computed again elsewhere: a few seconds is ample for a worker that is alive.
     with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
@@ -534,18 +767,64 @@ def _dask(address: str) -> Iterator[tuple[Submit, int, str]]:
             raise AuditError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
         try:
             try:
-                client.wait_for_workers(1, timeout=30)
+                client.wait_for_workers(1, timeout=max(worker_timeout, 1.0))
             except TimeoutError:
                 raise AuditError(f"the Dask scheduler at {address} has no worker") from None
-            threads = sum(client.nthreads().values())
-            # the batch's bytes go in the task itself (not scattered): a task lost with its worker is run again
-            yield (lambda b: client.submit(audit_batch, *b, pure=False)), threads * 8, f"Dask at {address}"
+            yield _Dask(client, address, lang, worker_timeout)
         finally:
-            client.close()
+            with contextlib.suppress(Exception):  # a client whose scheduler is gone closes as best it can
+                client.close(timeout=5)
 
 
 class AuditError(Exception):
     """An audit that cannot start (a cluster that cannot be reached, an output that cannot be written)."""
+
+
+# --- duplicate ids ---------------------------------------------------------------------------------------
+
+
+class _Seen:
+    """The ids seen so far, as 64-bit hashes in one open-addressed table (8 bytes a slot, at most two thirds
+    full): 12 to 24 bytes an id (36 for the moment it doubles), where a set of the ids themselves would take a
+    hundred or more. Two ids whose hashes are equal would be taken for one (about one chance in 300,000 for
+    ten million ids)."""
+
+    def __init__(self) -> None:
+        self.table = array("Q", [0]) * 1024
+        self.count = 0
+
+    @staticmethod
+    def _hash(hand_id: str | int) -> int:
+        # the parent alone hashes, so Python's hash (salted per process) is the same for the whole audit
+        h = hash((type(hand_id) is str, hand_id)) & 0xFFFF_FFFF_FFFF_FFFF
+        return h or 1  # 0 marks an empty slot
+
+    def add(self, hand_id: str | int) -> bool:
+        """Note the id; whether it was seen before."""
+        h = self._hash(hand_id)
+        table = self.table
+        mask = len(table) - 1
+        slot = h & mask
+        while (held := table[slot]) != 0:
+            if held == h:
+                return True
+            slot = (slot + 1) & mask
+        table[slot] = h
+        self.count += 1
+        if self.count * 3 > len(table) * 2:
+            self._grow()
+        return False
+
+    def _grow(self) -> None:
+        old = self.table
+        self.table = array("Q", [0]) * (2 * len(old))  # no bytes of that size made first
+        mask = len(self.table) - 1
+        for h in old:
+            if h:
+                slot = h & mask
+                while self.table[slot]:
+                    slot = (slot + 1) & mask
+                self.table[slot] = h
 
 
 # --- the audit -----------------------------------------------------------------------------------------
@@ -553,13 +832,17 @@ class AuditError(Exception):
 
 @dataclass
 class Summary:
-    """What an audit found: hands, finished hands, findings by (kind, code), time, and where it ran."""
+    """What an audit found: hands, finished hands, findings by (kind, code), time, where it ran, and, for an
+    audit that stopped early, the finding that says where."""
 
     where: str = ""
     hands: int = 0
     finished: int = 0
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     seconds: float = 0.0
+    lines: int = 0  # lines (blank ones too) of every archive whose batches are done, for the progress
+    stopped: dict[str, Any] | None = None
+    last: tuple[str, int, Any] | None = None  # the archive and line of the last hand audited, the last id read
 
     @property
     def findings(self) -> int:
@@ -578,7 +861,7 @@ class Summary:
         kinds: dict[str, dict[str, int]] = {}
         for (kind, code), n in sorted(self.counts.items()):
             kinds.setdefault(kind, {})[code] = n
-        return {
+        said: dict[str, Any] = {
             "hands": self.hands,
             "finished": self.finished,
             "findings": self.findings,
@@ -587,6 +870,9 @@ class Summary:
             "hands_per_second": round(self.rate),
             "ran_on": self.where,
         }
+        if self.stopped is not None:
+            said["stopped"] = self.stopped
+        return said
 
     def text(self) -> str:
         lines = [
@@ -597,19 +883,57 @@ class Summary:
         for kind, codes in self.as_dict()["by_kind"].items():
             listed = ", ".join(f"{code} {n:,}" for code, n in codes.items())
             lines.append(f"  {kind} {sum(codes.values()):,}: {listed}")
+        if self.stopped is not None:
+            lines.append(f"stopped early: {self.stopped['sentence']}")
         return "\n".join(lines)
 
 
-class _Progress:
-    """A bar on the terminal (stderr), redrawn at most ten times a second."""
+class _LineCount:
+    """The lines of the archives (files only), counted in a thread beside the audit so that the progress can
+    say how far along it is and when it should end; ``total`` is None until every archive is counted."""
 
-    def __init__(self, reading: _Reading, summary: Summary, started: float, shown: bool) -> None:
-        self.reading, self.summary, self.started, self.shown = reading, summary, started, shown
-        self.last = 0.0
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.total: int | None = None
+        self._thread = threading.Thread(target=self._count, args=(files,), daemon=True, name="audit-line-count")
+        self._thread.start()
+
+    def _count(self, files: Sequence[Path]) -> None:
+        total = 0
+        try:
+            for path in files:
+                with open(path, "rb") as raw:
+                    chunks = _gunzip(raw) if raw.peek(2)[:2] == GZIP_MAGIC else iter(lambda: raw.read(READ_SIZE), b"")
+                    last = b"\n"
+                    for chunk in chunks:
+                        total += chunk.count(b"\n")
+                        last = chunk[-1:] or last
+                    total += last != b"\n"
+        except (OSError, EOFError, zlib.error):
+            return  # the audit itself reports the archive; the progress goes without a total
+        self.total = total
+
+
+class _Progress:
+    """How far the audit is, on stderr: on a terminal a bar redrawn at most ten times a second; elsewhere (a
+    pipeline's log) a line every ``every`` seconds, with the hands, their rate, the findings and, once the
+    lines are counted, how many are left and when the audit should end."""
+
+    def __init__(
+        self, reading: _Reading, summary: Summary, started: float, mode: str | None, every: float, files: list[Path]
+    ) -> None:
+        self.reading, self.summary, self.started, self.mode, self.every = reading, summary, started, mode, every
+        self.last = started
+        self.count = _LineCount(files) if mode == "lines" and files else None
 
     def update(self, final: bool = False) -> None:
+        if self.mode == "bar":
+            self._bar(final)
+        elif self.mode == "lines" and not final and time.monotonic() - self.last >= self.every:
+            self._line()
+
+    def _bar(self, final: bool) -> None:
         now = time.monotonic()
-        if not self.shown or (now - self.last < 0.1 and not final):
+        if now - self.last < 0.1 and not final:
             return
         self.last = now
         rate = self.summary.hands / max(now - self.started, 1e-9)
@@ -621,6 +945,19 @@ class _Progress:
         else:
             line = f"\r{counted}"
         sys.stderr.write(line + ("\n" if final else ""))
+        sys.stderr.flush()
+
+    def _line(self) -> None:
+        now = self.last = time.monotonic()
+        elapsed = max(now - self.started, 1e-9)
+        summary = self.summary
+        said = f"audit: {summary.hands:,} hands, {summary.hands / elapsed:,.0f} a second, {summary.findings:,} findings"
+        total = self.count.total if self.count else None
+        if total and summary.lines:
+            lines = min(summary.lines, total)
+            left = (total - lines) / (lines / elapsed)
+            said += f"; line {lines:,} of {total:,} ({lines / total:.0%}), about {left:,.0f} s left"
+        sys.stderr.write(said + "\n")
         sys.stderr.flush()
 
 
@@ -640,48 +977,104 @@ def _output(out: str | None) -> Iterator[_Writable]:
         sink.close()
 
 
+def _with_duplicates(result: BatchResult, seen: _Seen, w: Words, archive: str, counts: Counter[Any]) -> bytes:
+    """The batch's findings with a ``duplicate-id`` finding after each line whose id an earlier line has (of
+    any archive of the audit), in line order; ``counts`` counts them."""
+    duplicates = [(line, hand_id) for line, hand_id in result.ids if seen.add(hand_id)]
+    if not duplicates:
+        return result.findings
+    counts["duplicate", "duplicate-id"] += len(duplicates)
+    found = [(orjson.loads(f)["line"], 0, f + b"\n") for f in result.findings.splitlines()]
+    for line, hand_id in duplicates:
+        finding = {"archive": archive, "line": line, "id": hand_id, "kind": "duplicate", "code": "duplicate-id"}
+        finding["detail"] = "an earlier line has this id"
+        finding["sentence"] = finding_sentence(w, "duplicate", "duplicate-id", finding)
+        found.append((line, 1, orjson.dumps(finding, option=orjson.OPT_APPEND_NEWLINE)))
+    return b"".join(f for _, _, f in sorted(found, key=lambda f: f[:2]))
+
+
+def _stopped_finding(stop: Stopped, summary: Summary, w: Words, archives: Sequence[str]) -> dict[str, Any]:
+    """The last finding of an audit that stopped early: why, how many hands were audited, the archive and line
+    of the last of them (every line up to it is audited and its findings written), and the last id read."""
+    archive, line, hand_id = summary.last or (archives[0] if archives else None, None, None)
+    facts = {"hands": summary.hands, **stop.facts}
+    finding: dict[str, Any] = {"archive": archive, "line": line, "id": hand_id, "kind": "stopped", "code": stop.code}
+    finding.update(facts, detail=stop.detail)
+    finding["sentence"] = finding_sentence(w, "stopped", stop.code, facts)
+    return finding
+
+
 def run(
     archives: Sequence[str],
     *,
     out: str | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,
-    batch: int = 200,
-    progress: bool = False,
+    batch: int | None = None,
+    progress: bool | str = False,
+    progress_every: float = 10.0,
+    lang: str = "en",
+    worker_timeout: float = 60.0,
 ) -> Summary:
     """Audit the archives, writing the findings to ``out`` (stdout if None) in archive order, on ``jobs``
     local processes or on the Dask cluster at ``scheduler``. By default every core works, but for archives
-    smaller than SMALL (read from files, not stdin) one process does: starting workers would cost more."""
+    smaller than SMALL (read from files, not stdin) one process does: starting workers would cost more.
+    ``batch``: lines a task (by default BATCH, or DASK_BATCH on Dask, where each task costs the scheduler and
+    the worker a few milliseconds). ``progress``: "bar" (or True) for a terminal's bar, "lines" for a line
+    every ``progress_every`` seconds.
+    An audit that cannot go on (its cluster gone, a signal) ends with a ``stopped`` finding and
+    ``Summary.stopped``; the findings before it are written."""
     files = [Path(a) for a in archives if a != "-" and Path(a).is_file()]
     reading = _Reading(total=sum(f.stat().st_size for f in files))
     if jobs is None:
         small = len(files) == len(archives) and reading.total < SMALL
         jobs = 1 if small else len(os.sched_getaffinity(0))
+    batch = batch or (DASK_BATCH if scheduler else BATCH)
+    w = _words(lang)
     summary = Summary()
     started = time.monotonic()
-    bar = _Progress(reading, summary, started, progress)
-    runner = _dask(scheduler) if scheduler else _local(jobs)
-    with _output(out) as sink, runner as (submit, window, where):
-        summary.where = where
-        pending: deque[_Pending] = deque()
-
-        def take() -> None:
-            result = pending.popleft().result()
-            summary.add(result)
-            if result.findings:
-                sink.write(result.findings)
-                sink.flush()
-            bar.update()
-
+    mode = "bar" if progress is True else progress or None
+    bar = _Progress(reading, summary, started, mode, progress_every, files)
+    seen = _Seen()
+    with _output(out) as sink, _Signals() as signals:
         try:
-            for item in _work(archives, batch, reading):
-                pending.append(submit(item) if isinstance(item, Batch) else _Done(item))
-                while len(pending) > window:
+            runner_context = _dask(scheduler, lang, worker_timeout) if scheduler else _local(jobs, lang)
+            with runner_context as runner:
+                summary.where = runner.where
+                pending: deque[tuple[Batch | None, _Pending]] = deque()
+
+                def take() -> None:
+                    done, waiting = pending.popleft()
+                    result = runner.wait(waiting, signals)
+                    summary.add(result)
+                    findings = result.findings
+                    if done is not None:
+                        findings = _with_duplicates(result, seen, w, done.archive, summary.counts)
+                        # the last id read: of the last line, or of the line nearest before it that has one
+                        last_id = result.ids[-1][1] if result.ids else summary.last[2] if summary.last else None
+                        summary.last = (done.archive, result.last_line, last_id)
+                        summary.lines += result.last_line - done.first_line + 1
+                    if findings:
+                        sink.write(findings)
+                        sink.flush()
+                    bar.update()
+
+                for item in _work(archives, batch, reading, lang):
+                    signals.check()
+                    if isinstance(item, Batch):
+                        pending.append((item, runner.submit(item)))
+                    else:
+                        pending.append((None, _Done(item)))
+                    while len(pending) > runner.window:
+                        take()
+                while pending:
                     take()
-            while pending:
-                take()
-        except BrokenProcessPool:
-            raise AuditError("a worker process died: the audit stopped (its findings so far are written)") from None
+                signals.check()
+        except Stopped as stop:
+            summary.stopped = _stopped_finding(stop, summary, w, archives)
+            sink.write(orjson.dumps(summary.stopped, option=orjson.OPT_APPEND_NEWLINE))
+            sink.flush()
+            summary.counts["stopped", stop.code] += 1
     summary.seconds = time.monotonic() - started
     bar.update(final=True)
     return summary

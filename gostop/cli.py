@@ -198,18 +198,25 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise UsageError(f"{archive} is a folder, not an archive")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.batch < 1:
+    if args.batch is not None and args.batch < 1:
         raise UsageError("--batch must be at least 1")
+    if args.worker_timeout < 0 or args.progress_every <= 0:
+        raise UsageError("--worker-timeout and --progress-every take a number of seconds above 0")
     summary = audit.run(
         args.archives,
         out=args.out,
         jobs=args.jobs,
         scheduler=args.scheduler,
         batch=args.batch,
-        progress=sys.stderr.isatty() and not args.quiet,
+        progress=False if args.quiet else "bar" if sys.stderr.isatty() else "lines",
+        progress_every=args.progress_every,
+        lang=args.lang,
+        worker_timeout=args.worker_timeout,
     )
     report = orjson.dumps(summary.as_dict()).decode() if args.json else summary.text()
     print(report, file=sys.stdout if args.out or args.json else sys.stderr)
+    if summary.stopped is not None:  # stopped early: not every hand was audited
+        return USAGE
     return REFUSED if summary.findings else OK
 
 
@@ -264,9 +271,20 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--out", help="write the findings here (JSON Lines; gzip if it ends in .gz); default stdout")
     sub.add_argument("--jobs", type=int, help="processes replaying hands (default: every core; 1 under 1 MiB)")
     sub.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed cluster")
-    sub.add_argument("--batch", type=int, default=200, help="hands handed to a worker at once (default 200)")
+    sub.add_argument("--batch", type=int, help="hands handed to a worker at once (default 200; 1,000 with --scheduler)")
     sub.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sub.add_argument("--quiet", action="store_true", help="no progress bar")
+    sub.add_argument("--lang", choices=LANGUAGES, default=language_from_environment(), help="the findings' words")
+    sub.add_argument("--quiet", action="store_true", help="no progress (bar on a terminal, lines elsewhere)")
+    sub.add_argument(
+        "--progress-every", type=float, default=10.0, metavar="S", help="off a terminal, a progress line every S s"
+    )
+    sub.add_argument(
+        "--worker-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="with --scheduler: stop (exit 2) once the cluster has had no worker for S seconds (default 60)",
+    )
     sub.set_defaults(run=cmd_audit, usage_of=sub)
     return top
 

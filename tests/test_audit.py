@@ -7,8 +7,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -155,9 +158,10 @@ def test_the_same_findings_whatever_the_jobs_batches_compression_and_source(spoi
 def test_several_archives_are_audited_in_order_and_the_summary_goes_to_stderr_with_findings_on_stdout(
     spoiled, hands, tmp_path
 ):
-    clean = tmp_path / "clean.jsonl"
-    clean.write_bytes(b"\n".join(hands[:10]))  # no newline at the end: the last line still counts
-    done = gostop("audit", str(clean), str(spoiled[0]), str(clean))
+    clean, again = tmp_path / "clean.jsonl", tmp_path / "again.jsonl"
+    clean.write_bytes(b"\n".join(h.replace(b'"id":"', b'"id":"clean-', 1) for h in hands[:10]))  # no last newline
+    again.write_bytes(b"\n".join(h.replace(b'"id":"', b'"id":"again-', 1) for h in hands[:10]))
+    done = gostop("audit", str(clean), str(spoiled[0]), str(again))
     found = [json.loads(line) for line in done.stdout.splitlines()]
     assert kinds(found) == spoiled[1] and done.returncode == 1
     assert done.stderr.decode().startswith("audited 80 hands (")
@@ -212,6 +216,7 @@ def test_an_empty_archive_is_reported(tmp_path, content):
         "kind": "archive",
         "code": "empty",
         "detail": "the archive holds no line",
+        "sentence": "The archive holds no line",
     }
 
 
@@ -259,8 +264,9 @@ def test_an_engine_failure_on_a_line_is_a_finding_and_the_audit_goes_on(hands, t
 
 @BUSY
 def test_memory_stays_flat_however_long_the_archive(tmp_path):
-    """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB):
-    lines are read, handed out and written a batch at a time, and nothing is kept per line. Measured as the
+    """The audit's peak memory for 180,000 lines is that for 60,000 (by then every read is a whole 1 MiB) but
+    for the table of the ids seen (for the duplicates: at most 36 bytes an id, as it doubles): lines are read,
+    handed out and written a batch at a time, and nothing else is kept per line. Measured as the
     peak of what the audit's process allocated (tracemalloc), which, unlike the resident size, does not jump
     with the kernel's huge pages; bench/audit_bench.py reports the resident size on a million lines. Cheap
     lines keep the test quick: each is refused by its shape."""
@@ -278,7 +284,7 @@ def test_memory_stays_flat_however_long_the_archive(tmp_path):
         finally:
             tracemalloc.stop()
         assert summary.findings == count
-    assert peaks[1] < peaks[0] + 2**19, peaks
+    assert peaks[1] < peaks[0] + 2**19 + 36 * 120_000, peaks
 
 
 def test_the_progress_bar_shows_on_a_terminal_only(spoiled):
@@ -326,3 +332,157 @@ def test_simulate_writes_an_archive_the_audit_finds_clean(hands):
     assert all(orjson.loads(line)["recorded"]["payments"] is not None for line in hands)
     verdicts = [audit.audit_line(line) for line in hands]
     assert [v.finding for v in verdicts] == [None] * len(hands) and all(v.finished for v in verdicts)
+
+
+# --- an audit a pipeline can trust (issue 30) --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def long_archive(spoiled, tmp_path_factory) -> tuple[Path, bytes]:
+    """The spoiled archive 100 times over under new ids (6,300 lines), and its findings audited whole."""
+    archive, _ = spoiled
+    lines = archive.read_bytes().rstrip(b"\n").split(b"\n")
+    path = tmp_path_factory.mktemp("long") / "long.jsonl"
+    with open(path, "wb") as f:
+        for copy in range(100):
+            for line in lines:
+                line = line.replace(b'{"id":"', b'{"id":"%d-' % copy, 1).replace(
+                    b'{"id": ', b'{"id": %d' % (copy + 1), 1
+                )
+                f.write(line + b"\n")
+    return path, gostop("audit", str(path)).stdout
+
+
+def started_audit(path: Path, out: Path, *argv: str, at_least: int = 3) -> subprocess.Popen[bytes]:
+    """`gostop audit`, once it has written ``at_least`` findings."""
+    audit = subprocess.Popen(
+        [str(GOSTOP), "audit", str(path), "--out", str(out), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 120
+    while not (out.exists() and out.read_bytes().count(b"\n") >= at_least):
+        assert audit.poll() is None and time.monotonic() < deadline, audit.communicate()
+        time.sleep(0.005)
+    return audit
+
+
+def stopped_finding(audit: subprocess.Popen[bytes], out: Path, whole: bytes) -> dict:
+    """Exit 2 without a traceback, every finding before the last one of the whole audit's (whole lines: each
+    flushed as written), and the last one, which says where the audit stopped: returned."""
+    stdout, stderr = audit.communicate(timeout=120)
+    assert audit.returncode == 2 and b"Traceback" not in stderr + stdout, stderr.decode()[-3000:]
+    *before, last = out.read_bytes().splitlines(keepends=True)
+    assert whole.startswith(b"".join(before)) and len(before) < whole.count(b"\n")
+    stopped = json.loads(last)
+    assert stopped["kind"] == "stopped" and 0 < stopped["hands"] <= stopped["line"] and stopped["id"]
+    assert f"after {stopped['hands']:,} hands" in stopped["sentence"]
+    assert "stopped early: " in stdout.decode()
+    return stopped
+
+
+@BUSY
+@pytest.mark.parametrize(("sent", "jobs"), [(signal.SIGTERM, "2"), (signal.SIGINT, "2"), (signal.SIGTERM, "1")])
+def test_a_signal_stops_the_audit_with_a_last_finding_that_says_where(long_archive, tmp_path, sent, jobs):
+    """Today SIGINT ends it with status 130 and SIGTERM kills it, with no word of where it was."""
+    path, whole = long_archive
+    out = tmp_path / "findings.jsonl"
+    audit = started_audit(path, out, "--jobs", jobs, "--batch", "10")
+    audit.send_signal(sent)
+    stopped = stopped_finding(audit, out, whole)
+    assert (stopped["code"], stopped["signal"]) == ("signal", sent.name)
+    assert stopped["archive"] == str(path) and stopped["id"].split("-")[0].isdigit()
+
+
+@BUSY
+def test_a_local_worker_killed_stops_the_audit_with_a_last_finding(long_archive, tmp_path):
+    """Today: exit 2 with a message, but nothing in the findings says the audit stopped."""
+    from gostop.server import children
+
+    path, whole = long_archive
+    out = tmp_path / "findings.jsonl"
+    audit = started_audit(path, out, "--jobs", "2", "--batch", "10")
+    workers = [pid for child in children(audit.pid) for pid in children(child)]  # the forkserver's children
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)
+    assert stopped_finding(audit, out, whole)["code"] == "worker-died"
+
+
+def test_off_a_terminal_a_progress_line_comes_every_few_seconds(long_archive, tmp_path):
+    """Today nothing is printed off a terminal until the end. The total is the archive's lines, counted."""
+    path, _ = long_archive
+    done = gostop("audit", str(path), "--out", os.devnull, "--progress-every", "0.2", "--batch", "20")
+    said = [line for line in done.stderr.decode().splitlines() if line.startswith("audit: ")]
+    assert said and b"\r" not in done.stderr, done.stderr
+    total = path.read_bytes().count(b"\n")
+    pattern = re.compile(
+        r"audit: ([\d,]+) hands, ([\d,]+) a second, ([\d,]+) findings; line ([\d,]+) of ([\d,]+) \(\d+%\), "
+        r"about ([\d,]+) s left"
+    )
+    counted = [pattern.fullmatch(line) for line in said]
+    assert any(counted), said
+    for found in filter(None, counted):
+        hands, _, _, line, of, _ = (int(n.replace(",", "")) for n in found.groups())
+        assert of == total and hands <= line <= total
+    quiet = gostop("audit", str(path), "--out", os.devnull, "--progress-every", "0.2", "--quiet")
+    assert b"audit: " not in quiet.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_finding_says_in_words_what_is_wrong_as_the_api_says_it(spoiled, client, tmp_path, lang):
+    """Today findings carry no sentence. An illegal line is said in the words of the API's refusal of it, in
+    the language asked for; every other finding has its own sentence from the same catalogs."""
+    archive, expected = spoiled
+    gostop("audit", str(archive), "--out", str(tmp_path / "f.jsonl"), "--lang", lang)
+    found = findings(tmp_path / "f.jsonl")
+    assert len(found) == len(expected) and all(f["sentence"] for f in found)
+    lines = archive.read_bytes().split(b"\n")
+    for finding in found:
+        if finding["kind"] == "illegal" or finding["code"] == "validation-error":
+            body = orjson.loads(lines[finding["line"] - 1])
+            body.pop("id", None), body.pop("recorded", None)
+            answer = client.post("/v1/replay", json=body, headers={"Accept-Language": lang})
+            assert finding["sentence"] == answer.get_json()["detail"]
+    hangul = [any("가" <= c <= "힣" for c in f["sentence"]) for f in found]
+    assert all(hangul) if lang == "ko" else not any(hangul)
+
+
+def test_an_unreadable_line_keeps_its_id_when_its_text_shows_it(spoiled, tmp_path):
+    """Today a line cut short or too long has id null. Its id is read from its text where the text shows it."""
+    archive, _ = spoiled
+    by_code = {f["code"]: f for f in findings_of(gostop("audit", str(archive)))}
+    assert by_code["not-json"]["id"] == "korean-2p-14"  # the line cut in half
+    assert by_code["body-too-large"]["id"] is None  # 70 KB of hex: no id to read
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(
+        b'{"players": ["A", "B"], "id": 77, "deal": {"layout": [' + b'"x", ' * 20_000 + b'"y"]}}\n'
+        b'{"id": "cut \\"short\\"", "players": ["A"\n'
+        b'{"moves": [{"id": 1}\n'
+    )
+    assert [f["id"] for f in findings_of(gostop("audit", str(path)))] == [77, 'cut "short"', None]
+
+
+def test_duplicate_ids_are_flagged_after_the_line_s_own_finding(hands, tmp_path):
+    """Today a second line with an id already used passes unnoticed. Each is a duplicate-id finding, in line
+    order (after what the line itself gives), across the archives of one audit; an id 7 and an id "7" differ."""
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    illegal = orjson.loads(hands[3])
+    illegal["moves"][0]["player"] = "nobody"
+    illegal["id"] = orjson.loads(hands[1])["id"]
+    first.write_bytes(b"\n".join([hands[0], hands[1], hands[0], orjson.dumps(illegal)]))
+    second.write_bytes(b"\n".join([hands[1], orjson.dumps({**orjson.loads(hands[2]), "id": 7})]))
+    third = tmp_path / "third.jsonl"
+    third.write_bytes(orjson.dumps({**orjson.loads(hands[2]), "id": "7"}))
+    done = gostop("audit", str(first), str(second), str(third), "--json", "--batch", "2", "--out", str(tmp_path / "f"))
+    found = findings(tmp_path / "f")
+    assert [(f["archive"][-11:], f["line"], f["code"]) for f in found] == [
+        ("first.jsonl", 3, "duplicate-id"),
+        ("first.jsonl", 4, "not-your-turn"),
+        ("first.jsonl", 4, "duplicate-id"),
+        ("econd.jsonl", 1, "duplicate-id"),
+    ]
+    assert found[0]["id"] == orjson.loads(hands[0])["id"] and found[0]["kind"] == "duplicate"
+    assert found[0]["sentence"] == f"The id {found[0]['id']} is also the id of an earlier line"
+    assert json.loads(done.stdout)["by_kind"]["duplicate"] == {"duplicate-id": 3}
+
+
+def findings_of(done: subprocess.CompletedProcess[bytes]) -> list[dict]:
+    return [json.loads(line) for line in done.stdout.splitlines()]

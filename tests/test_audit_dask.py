@@ -4,6 +4,7 @@ middle of the audit."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -32,6 +33,8 @@ def archive(tmp_path_factory) -> tuple[Path, int]:
             for line in lines:
                 if line.startswith(b'{"id":"'):
                     line = line.replace(b'{"id":"', b'{"id":"%d-' % copy, 1)
+                elif line.startswith(b'{"id": '):  # an integer id: a digit before it (no duplicate-id findings)
+                    line = line.replace(b'{"id": ', b'{"id": %d' % (copy + 1), 1)
                 f.write(line + b"\n")
     return path, 20 * len(expected)
 
@@ -98,3 +101,73 @@ def test_a_worker_killed_in_the_middle_of_the_audit_loses_nothing(archive, local
     assert out.read_bytes() == local_findings
     summary = stdout.decode()
     assert summary.startswith("audited 1,200 hands (") and f"findings: {spoiled}" in summary
+
+
+# --- an audit whose cluster goes away (issue 30): exit 2, a last finding that says where, never a traceback ---
+
+
+@pytest.fixture(scope="module")
+def long_archive(archive, tmp_path_factory) -> Path:
+    """The archive ten times over under new ids (12,000 lines): long enough to be stopped in the middle."""
+    path, _ = archive
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    long = tmp_path_factory.mktemp("long") / "long.jsonl"
+    with open(long, "wb") as f:
+        for copy in range(10):
+            for line in lines:
+                line = line.replace(b'{"id":"', b'{"id":"L%d-' % copy, 1).replace(b'{"id": ', b'{"id": %d' % copy, 1)
+                f.write(line + b"\n")
+    return long
+
+
+def audit_until_findings(path: Path, out: Path, *argv: str, at_least: int = 3) -> subprocess.Popen[bytes]:
+    """`gostop audit` started, once it has written ``at_least`` findings."""
+    audit = subprocess.Popen(
+        [str(GOSTOP), "audit", str(path), "--out", str(out), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 120
+    while not (out.exists() and out.read_bytes().count(b"\n") >= at_least):
+        assert audit.poll() is None and time.monotonic() < deadline, audit.communicate()
+        time.sleep(0.01)
+    return audit
+
+
+def assert_stopped(audit: subprocess.Popen[bytes], out: Path, local: bytes, code: str) -> dict:
+    """The audit ended with exit 2, no traceback, the findings before the stop exactly the local audit's (each
+    whole: flushed as written), and a last finding that says why and where; that finding, returned."""
+    stdout, stderr = audit.communicate(timeout=120)
+    assert audit.returncode == 2 and b"Traceback" not in stderr, stderr.decode()[-3000:]
+    *before, last = out.read_bytes().splitlines(keepends=True)
+    assert local.startswith(b"".join(before))
+    stopped = json.loads(last)
+    assert (stopped["kind"], stopped["code"]) == ("stopped", code)
+    assert stopped["hands"] > 0 and stopped["line"] >= stopped["hands"] and stopped["id"]
+    assert f"after {stopped['hands']:,} hands" in stopped["sentence"]
+    assert "stopped early: The audit stopped after" in stdout.decode()
+    return stopped
+
+
+def test_an_audit_whose_last_worker_dies_stops_after_the_worker_timeout(long_archive, tmp_path):
+    """Today it waits for ever. With no worker for --worker-timeout seconds, the audit gives up, says where."""
+    local = subprocess.run([str(GOSTOP), "audit", str(long_archive), "--jobs", "1"], capture_output=True).stdout
+    with DaskCluster(workers=1, log_dir=tmp_path / "cluster") as lonely:
+        out = tmp_path / "findings.jsonl"
+        audit = audit_until_findings(
+            long_archive, out, "--scheduler", lonely.address, "--batch", "10", "--worker-timeout", "3"
+        )
+        lonely.kill_worker(0)
+        killed = time.monotonic()
+        stopped = assert_stopped(audit, out, local, "no-worker")
+        assert 3 <= time.monotonic() - killed < 60 and stopped["seconds"] == 3
+
+
+def test_an_audit_whose_scheduler_dies_stops_and_says_where(long_archive, tmp_path):
+    """Today: a traceback and exit 1, the findings cut short with no word that the audit stopped."""
+    local = subprocess.run([str(GOSTOP), "audit", str(long_archive), "--jobs", "1"], capture_output=True).stdout
+    with DaskCluster(workers=2, log_dir=tmp_path / "cluster") as doomed:
+        out = tmp_path / "findings.jsonl"
+        audit = audit_until_findings(long_archive, out, "--scheduler", doomed.address, "--batch", "10")
+        assert doomed.scheduler is not None
+        doomed.scheduler.kill()
+        doomed.scheduler.wait()
+        assert_stopped(audit, out, local, "scheduler-gone")
