@@ -119,6 +119,7 @@ class GameState:
         self.winner: str | None = None
         self.expects: Expect | None = PLAY
         self.go_calls: list[str] = []  # who called go, in order (gobak pays-all needs the latest loser)
+        self.played_on_chongtong: tuple[str, ...] = ()  # dealt a chongtong and played on (RULES.md 4.3, 8.2)
         self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
         self._mover = 0  # the seat whose turn (or call) it is
 
@@ -179,6 +180,9 @@ class GameState:
             self._finish(outcome, None)
             return
         if not rules.chongtong_points or rules.chongtong_at_deal is ChongtongAtDeal.PLAY_ON:
+            if "chongtong" in rules.checked:  # a win after playing on is worth the knob's factor
+                hands = {seat.id: seat.hand_mask for seat in table.seats}
+                self.played_on_chongtong = tuple(pid for pid, _ in chongtong_holders(hands))
             return
         holders = chongtong_holders({seat.id: seat.hand_mask for seat in table.seats})
         if len(holders) == 1:
@@ -293,7 +297,14 @@ class GameState:
         return HandResult(
             tuple(
                 PlayerHand(
-                    s.id, s.captured, s.go_count, s.shakes, s.bombs, s.sep_animal_as, two_card_bombs=s.two_card_bombs
+                    s.id,
+                    s.captured,
+                    s.go_count,
+                    s.shakes,
+                    s.bombs,
+                    s.sep_animal_as,
+                    two_card_bombs=s.two_card_bombs,
+                    chongtong=s.id in self.played_on_chongtong,
                 )
                 for s in self.seats
             ),
@@ -494,7 +505,7 @@ class GameState:
         n = seat.turns
         if ppuk and seat.first_ppuks == n - 1 and n <= 3:  # a ppuk on each of the first n turns
             seat.first_ppuks = n
-            pays = rules.first_ppuk_payments
+            pays = rules.ppuk_pays
             if len(pays) >= n and pays[n - 1]:
                 table.pay_each(seat, pays[n - 1], "first-ppuk", n, i)
         if ttadak and n == 1 and rules.first_ttadak_payment:

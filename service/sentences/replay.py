@@ -193,6 +193,11 @@ IF_GO: Mapping[str, Say] = {
         "After {n} gos, if another player wins, {player} pays every loser's share, doubled (gobak)",
         "go_count",
     ),
+    "pays-all-own-double": plural(
+        "After a first go, if another player wins, {player} pays every loser's share, their own doubled (gobak)",
+        "After {n} gos, if another player wins, {player} pays every loser's share, their own doubled (gobak)",
+        "go_count",
+    ),
     "pays-all": plural(
         "After a first go, if another player wins, {player} pays for every loser (gobak)",
         "After {n} gos, if another player wins, {player} pays for every loser (gobak)",
@@ -212,6 +217,7 @@ _DOUBLE_TWO = plural(
 IF_GO_TWO: Mapping[str, Say] = {
     "double": _DOUBLE_TWO,
     "pays-all-double": _DOUBLE_TWO,
+    "pays-all-own-double": _DOUBLE_TWO,
     "pays-all": plural(
         "After a first go, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",
         "After {n} gos, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",
