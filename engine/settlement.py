@@ -442,9 +442,9 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         payments = []
         for loser in losers:
             sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
-            checks = _instant_checks(sides, baks=baks)
-            points = _product(base, checks)
-            payments.append(Payment(loser.id, winner.id, points, points * hand.stake, checks))
+            instant = _instant_checks(sides, baks=baks)
+            points = _product(base, instant)
+            payments.append(Payment(loser.id, winner.id, points, points * hand.stake, instant))
         return Settlement(
             outcome,
             winner.id,
