@@ -9,6 +9,7 @@ encyclopedia, C): a case resting on a C source says so, and its preset lists the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -556,3 +557,14 @@ def test_the_rules_catalog_lists_the_platform_presets_with_their_sources(client)
     assert "source" not in by_name["korean-2p"]
     ko = client.get("/v1/rules", headers={"Accept-Language": "ko"}).get_json()
     assert {x["name"]: x["description"] for x in ko["presets"]}["pmang-matgo"].startswith("피망 뉴맞고")
+
+
+def test_the_command_prints_a_platform_preset_and_the_sources(capsysbinary):
+    from gostop import cli
+
+    assert cli.main(["rules", "hangame-matgo"]) == 0
+    out = capsysbinary.readouterr().out.decode()
+    assert out.startswith("preset: hangame-matgo") and re.search(r"floor_four\s+dealer-wins", out)
+    assert cli.main(["rules", "--lang", "ko"]) == 0
+    listed = " ".join(capsysbinary.readouterr().out.decode().split())  # the table wraps the words
+    assert "출처: Netmarble 맞고 2.0 (Matgo 2.0, 2008), 등급 B;" in listed
