@@ -510,6 +510,8 @@ class GameState:
                 table.pay_each(seat, pays[n - 1], "first-ppuk", n, i)
         if ttadak and n == 1 and rules.first_ttadak_payment:
             table.pay_each(seat, rules.first_ttadak_payment, "first-ttadak", 1, i)
+        if n == 1 and (rules.first_chok_payment or rules.first_bomb_payment):
+            self._first_turn_payments(seat, i)
         if ppuk and seat.ppuk_count == 3 and rules.three_ppuk_points:
             table.record(i, seat.id, EventType.THREE_PPUK)
             self._finish(Outcome.THREE_PPUK, seat.id)
@@ -534,6 +536,15 @@ class GameState:
             self.expects = CALL
             return
         self._advance(i)
+
+    def _first_turn_payments(self, seat: Seat, i: int) -> None:
+        """A chok or a bomb on the player's first turn, paid at once where the table plays it (RULES.md 8.6)."""
+        table, rules = self.table, self.rules
+        made = {e.type for e in table.events if e.move_index == i and e.player == seat.id}
+        if EventType.CHOK in made and rules.first_chok_payment:
+            table.pay_each(seat, rules.first_chok_payment, "first-chok", 1, i)
+        if EventType.BOMB in made and rules.first_bomb_payment:
+            table.pay_each(seat, rules.first_bomb_payment, "first-bomb", 1, i)
 
     def _call(self, move: Move, i: int) -> None:
         seat = self.table.seats[self._mover]

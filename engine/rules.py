@@ -306,6 +306,12 @@ class RuleSet:
     chongtong_play_on_multiplier: int = _knob(
         1, "factor for winning after playing on a chongtong dealt, 1 = off (RULES.md 8)", minimum=1, maximum=10
     )
+    first_chok_payment: int = _knob(
+        0, "payment for a chok on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
+    first_bomb_payment: int = _knob(
+        0, "payment for a bomb on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
@@ -695,6 +701,8 @@ _PLATFORMS: Final[tuple[tuple[RuleSet, PresetSource], ...]] = (
             preset="netmarble-matgo",
             chongtong_by_bonus=ChongtongByBonus.FIRST,
             chongtong_play_on_multiplier=2,
+            first_chok_payment=7,
+            first_bomb_payment=7,
             pibak_zero_exempt=False,
             empty_loser_exempt=False,
             three_ppuk_points=10,

@@ -196,3 +196,31 @@ def test_a_settle_request_says_who_played_on_a_chongtong(client):
 def test_player_hand_defaults_to_no_chongtong():
     assert PlayerHand("A").chongtong is False
     assert HandResult((PlayerHand("A"), PlayerHand("B")), "A").players[0].chongtong is False
+
+
+# --- RULES.md 8.6: a chok or a bomb on the first turn, paid at once ---------------------------------------------
+
+FIRST_BOMB = m("A", bomb=["jan-junk-1", "jan-junk-2", "jan-ribbon"], draw="dec-double")
+
+
+@pytest.mark.parametrize(
+    ("moves", "paid"),
+    [
+        ([m("A", "jul-junk-1", "jul-junk-2")], [("B", "A", 5, "first-chok")]),
+        ([FIRST_BOMB], [("B", "A", 9, "first-bomb")]),
+        # a chok on the player's second turn is not paid
+        (
+            [
+                m("A", "jul-junk-1", "nov-junk-1"),
+                m("B", "may-junk-1", "nov-junk-2"),
+                m("A", "sep-junk-1", "sep-junk-2"),
+            ],
+            [],
+        ),
+    ],
+)
+def test_rules_8_6_a_first_turn_chok_or_bomb_pays_where_the_table_says(moves, paid):
+    rules = {"preset": "korean-2p", "first_chok_payment": 5, "first_bomb_payment": 9}
+    r = run_2p(moves, rules=rules)
+    assert [(x.payer, x.payee, x.points, x.reason) for x in r.state.instant_payments] == paid
+    assert run_2p(moves).state.instant_payments == []  # none by default

@@ -329,6 +329,16 @@ CASES = [
     ),
     Case(
         "netmarble-matgo",
+        "a first-turn chok and a first-turn bomb pay the base",
+        "N-맞고2.0 5.1/B",
+        lambda r: (
+            moves_2p(r, [m("A", "jul-junk-1", "jul-junk-2")])[1],
+            moves_2p(r, [m("A", bomb=["jan-junk-1", "jan-junk-2", "jan-ribbon"], draw="dec-double")])[1],
+        ),
+        ([7], [7]),
+    ),
+    Case(
+        "netmarble-matgo",
         "pibak, gwangbak and meongtta: 2 x 2 x 2 = 8",
         "N-맞고2.0 7/B",
         lambda r: pays(r, p("A", *MEONG), p("B", *JUNK[10:14])),

@@ -65,6 +65,8 @@ HOUSE_RULES = {
     "three_ppuk_baks": False,
     "bright_sale_price": 0,
     "chongtong_play_on_multiplier": 1,
+    "first_chok_payment": 0,
+    "first_bomb_payment": 0,
 }
 
 

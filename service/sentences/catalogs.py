@@ -43,8 +43,9 @@ PRESETS: Mapping[str, str] = {
     ),
     "netmarble-matgo": N_(
         "Netmarble's Matgo 2.0, from its 2008 help pages: as korean-2p, but a bonus card's replacement completes "
-        "a chongtong on the first turn, winning after playing on a chongtong pays ×2, three ppuks win 10, no "
-        "loser is spared pibak or payment for holding nothing; in an evening, all-in."
+        "a chongtong on the first turn, winning after playing on a chongtong pays ×2, three ppuks win 10, a "
+        "first-turn chok or bomb pays 7, no loser is spared pibak or payment for holding nothing; in an evening, "
+        "all-in."
     ),
     "hangame-gostop": N_(
         "Hangame's Go-Stop for three: as korean-3p, but bonus cards steal nothing, chongtong wins 10 and, like "

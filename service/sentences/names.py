@@ -199,6 +199,8 @@ KNOBS = {
     "three_ppuk_baks": N_("whether three ppuks keep the baks"),
     "bright_sale_price": N_("the price of a bright sold"),
     "chongtong_play_on_multiplier": N_("the factor for winning on a chongtong played on"),
+    "first_chok_payment": N_("the payment for a first-turn chok"),
+    "first_bomb_payment": N_("the payment for a first-turn bomb"),
     "rules": N_("the rules"),
     "preset": N_("the preset"),
 }

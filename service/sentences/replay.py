@@ -168,6 +168,8 @@ def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
 INSTANT_PAYMENTS: Mapping[str, Sentence] = {
     "gwang-sale": Say(N_("the brights sold by the fourth, who sat out")),
     "first-ttadak": Say(N_("first-turn ttadak")),
+    "first-chok": Say(N_("first-turn chok")),
+    "first-bomb": Say(N_("first-turn bomb")),
     "first-ppuk": (
         Say(N_("first-turn ppuk"), when=_has("turns", 1)),
         Say(N_("ppuk on each of the first two turns"), when=_has("turns", 2)),
