@@ -79,7 +79,7 @@ openapi: $(VENV)/.installed-dev
 
 # The perft counts of tests/data/perft-<preset>.json (engine/perft.py): rewrite them after a change to the moves
 # the engine generates, and read the diff (tests/test_perft.py checks the engine against them)
-PRESET_NAMES := korean-2p korean-3p chips-2p chips-3p basic-2p
+PRESET_NAMES := korean-2p korean-3p chips-2p chips-3p basic-2p hangame-matgo pmang-matgo netmarble-matgo hangame-gostop pmang-gostop
 perft: $(VENV)/.installed-dev
 	for preset in $(PRESET_NAMES); do $(BIN)/python -m engine.perft $$preset > tests/data/perft-$$preset.json || exit 1; done
 

@@ -55,6 +55,7 @@ from .notation import ParsedLog, format_log, parse_log, read_log
 from .replay import Replay, play, replay
 from .rules import (
     KNOBS,
+    PRESET_SOURCES,
     PRESETS,
     BonusFromHand,
     ChongtongAtDeal,
@@ -65,6 +66,7 @@ from .rules import (
     Gobak,
     GoScheme,
     Knob,
+    PresetSource,
     RuleSet,
     Steal,
     TwoCardBomb,
@@ -88,6 +90,7 @@ __all__ = [
     "INSTANT_WINS",
     "KNOBS",
     "PRESETS",
+    "PRESET_SOURCES",
     "BonusFromHand",
     "Card",
     "CardError",
@@ -135,6 +138,7 @@ __all__ = [
     "Payment",
     "Place",
     "PlayerHand",
+    "PresetSource",
     "Replay",
     "RuleSet",
     "RulesError",

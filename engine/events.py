@@ -57,9 +57,9 @@ class Event(Record):
 
 class InstantPayment(Record):
     """A payment made at once, outside the hand's result (RULES.md 8): a ppuk on each of the player's first
-    ``turns`` turns (``reason`` ``first-ppuk``), a ttadak on the first turn (``first-ttadak``), or the brights
-    sold by the fourth person at a table of three (``gwang-sale``, RULES.md 4.5: ``turns`` 0, ``move_index``
-    None, at the deal)."""
+    ``turns`` turns (``reason`` ``first-ppuk``), a ttadak, a chok or a bomb on the first turn (``first-ttadak``,
+    ``first-chok``, ``first-bomb``), or the brights sold by the fourth person at a table of three (``gwang-sale``,
+    RULES.md 4.5: ``turns`` 0, ``move_index`` None, at the deal)."""
 
     __slots__ = ("move_index", "payee", "payer", "points", "reason", "turns")
     fields = ("payer", "payee", "points", "reason", "turns", "move_index")

@@ -119,6 +119,7 @@ class GameState:
         self.winner: str | None = None
         self.expects: Expect | None = PLAY
         self.go_calls: list[str] = []  # who called go, in order (gobak pays-all needs the latest loser)
+        self.played_on_chongtong: tuple[str, ...] = ()  # dealt a chongtong and played on (RULES.md 4.3, 8.2)
         self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
         self._mover = 0  # the seat whose turn (or call) it is
 
@@ -179,6 +180,9 @@ class GameState:
             self._finish(outcome, None)
             return
         if not rules.chongtong_points or rules.chongtong_at_deal is ChongtongAtDeal.PLAY_ON:
+            if "chongtong" in rules.checked:  # a win after playing on is worth the knob's factor
+                hands = {seat.id: seat.hand_mask for seat in table.seats}
+                self.played_on_chongtong = tuple(pid for pid, _ in chongtong_holders(hands))
             return
         holders = chongtong_holders({seat.id: seat.hand_mask for seat in table.seats})
         if len(holders) == 1:
@@ -293,7 +297,14 @@ class GameState:
         return HandResult(
             tuple(
                 PlayerHand(
-                    s.id, s.captured, s.go_count, s.shakes, s.bombs, s.sep_animal_as, two_card_bombs=s.two_card_bombs
+                    s.id,
+                    s.captured,
+                    s.go_count,
+                    s.shakes,
+                    s.bombs,
+                    s.sep_animal_as,
+                    two_card_bombs=s.two_card_bombs,
+                    chongtong=s.id in self.played_on_chongtong,
                 )
                 for s in self.seats
             ),
@@ -494,11 +505,13 @@ class GameState:
         n = seat.turns
         if ppuk and seat.first_ppuks == n - 1 and n <= 3:  # a ppuk on each of the first n turns
             seat.first_ppuks = n
-            pays = rules.first_ppuk_payments
+            pays = rules.ppuk_pays
             if len(pays) >= n and pays[n - 1]:
                 table.pay_each(seat, pays[n - 1], "first-ppuk", n, i)
         if ttadak and n == 1 and rules.first_ttadak_payment:
             table.pay_each(seat, rules.first_ttadak_payment, "first-ttadak", 1, i)
+        if n == 1 and (rules.first_chok_payment or rules.first_bomb_payment):
+            self._first_turn_payments(seat, i)
         if ppuk and seat.ppuk_count == 3 and rules.three_ppuk_points:
             table.record(i, seat.id, EventType.THREE_PPUK)
             self._finish(Outcome.THREE_PPUK, seat.id)
@@ -523,6 +536,15 @@ class GameState:
             self.expects = CALL
             return
         self._advance(i)
+
+    def _first_turn_payments(self, seat: Seat, i: int) -> None:
+        """A chok or a bomb on the player's first turn, paid at once where the table plays it (RULES.md 8.6)."""
+        table, rules = self.table, self.rules
+        made = {e.type for e in table.events if e.move_index == i and e.player == seat.id}
+        if EventType.CHOK in made and rules.first_chok_payment:
+            table.pay_each(seat, rules.first_chok_payment, "first-chok", 1, i)
+        if EventType.BOMB in made and rules.first_bomb_payment:
+            table.pay_each(seat, rules.first_bomb_payment, "first-bomb", 1, i)
 
     def _call(self, move: Move, i: int) -> None:
         seat = self.table.seats[self._mover]

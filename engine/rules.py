@@ -25,6 +25,7 @@ __all__ = [
     "KNOBS",
     "LAYOUT_SIZE",
     "PRESETS",
+    "PRESET_SOURCES",
     "BonusFromHand",
     "ChongtongAtDeal",
     "ChongtongByBonus",
@@ -34,6 +35,7 @@ __all__ = [
     "GoScheme",
     "Gobak",
     "Knob",
+    "PresetSource",
     "RuleSet",
     "Steal",
     "TwoCardBomb",
@@ -120,6 +122,8 @@ class Gobak(StrEnum):
     DOUBLE = "double"
     PAYS_ALL = "pays-all"
     PAYS_ALL_DOUBLE = "pays-all-double"
+    PAYS_ALL_OWN_DOUBLE = "pays-all-own-double"  # every share, and their own doubled (a calculator app's rule)
+    BY_TABLE = "by-table"  # double with two players, pays-all with three (the online services' rule)
 
 
 class Steal(StrEnum):
@@ -285,6 +289,29 @@ class RuleSet:
         minimum=0,
         maximum=MAX_PUSHES,
     )
+    ppuk_price: int = _knob(
+        0,
+        "price of a ppuk: first-turn ppuks in a row pay x1, x2, x4 of it, 0 = first_ppuk_payments (RULES.md 8)",
+        minimum=0,
+        maximum=STAKES,
+    )
+    meongbak: bool = _knob(False, "a loser with no animal pays x2 when the winner scores animals (RULES.md 8)")
+    three_ppuk_baks: bool = _knob(False, "a three-ppuk win keeps the losers' baks (RULES.md 8)")
+    bright_sale_price: int = _knob(
+        0,
+        "points per bright the fourth sells, paid by each player, 0 = the hand's value (RULES.md 4)",
+        minimum=0,
+        maximum=STAKES,
+    )
+    chongtong_play_on_multiplier: int = _knob(
+        1, "factor for winning after playing on a chongtong dealt, 1 = off (RULES.md 8)", minimum=1, maximum=10
+    )
+    first_chok_payment: int = _knob(
+        0, "payment for a chok on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
+    first_bomb_payment: int = _knob(
+        0, "payment for a bomb on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
+    )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
@@ -304,6 +331,11 @@ class RuleSet:
     """The points of 0 to 5 brights (RULES.md 2): without the rain bright, and with it."""
     dealt_stack_units: int = field(init=False, repr=False, compare=False)
     """Junk units a stack dealt on the layout takes when captured (RULES.md 6)."""
+    gobak_played: Gobak = field(init=False, repr=False, compare=False)
+    """The gobak this table size plays (``by-table``: double for two players, pays-all for three, RULES.md 8.3)."""
+    ppuk_pays: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """What first-turn ppuks in a row pay (RULES.md 8.6): ``first_ppuk_payments``, or x1, x2, x4 of
+    ``ppuk_price``."""
     _steals: dict[EventType, tuple[int, bool]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -321,7 +353,9 @@ class RuleSet:
             ("meongtta", self.meongtta_min_animals > 0),
             ("pibak", self.pibak_max_loser_junk >= 0),
             ("gwangbak", self.gwangbak),
+            ("meongbak", self.meongbak),
             ("gobak", self.gobak is not Gobak.NONE),
+            ("chongtong", self.chongtong_play_on_multiplier > 1 and self.chongtong_at_deal is ChongtongAtDeal.PLAY_ON),
             ("nagari", self.nagari_multiplier > 1),
             ("push", self.push > 0),
             ("empty-loser", self.empty_loser_exempt),
@@ -336,6 +370,12 @@ class RuleSet:
         four = self.four_brights_points
         put(self, "bright_table", ((0, 0, 0, 3, four, 15), (0, 0, 0, 2, four, 15)))
         put(self, "dealt_stack_units", self.steal_stack if self.steal_dealt_stack < 0 else self.steal_dealt_stack)
+        gobak = self.gobak
+        if gobak is Gobak.BY_TABLE:
+            gobak = Gobak.DOUBLE if self.players == 2 else Gobak.PAYS_ALL
+        put(self, "gobak_played", gobak)
+        price = self.ppuk_price
+        put(self, "ppuk_pays", (price, 2 * price, 4 * price) if price else self.first_ppuk_payments)
 
     def _check_together(self) -> None:
         """Refuse a value the other knobs leave no room for (RulesError ``invalid-knob``, ``not-a-choice``): the
@@ -581,6 +621,169 @@ PRESETS: Final[dict[str, RuleSet]] = {
     )
 }
 DEFAULT_PRESET = {2: "korean-2p", 3: "korean-3p"}
+
+
+@dataclass(frozen=True, slots=True)
+class PresetSource:
+    """Where a platform preset's rules come from (RULES.md 10.4): the ``service`` and its game, the official
+    help pages (``pages``) as a public survey of them cites them, the survey's ``grade`` of those pages (A: the
+    operator's current help; B: an archived or moved one; C: an encyclopedia; D: a user's observation), and the
+    knobs whose value rests on a weaker source than that, or on none (``uncertain``: the rule book's choice)."""
+
+    service: str
+    pages: tuple[str, ...]
+    grade: str
+    uncertain: tuple[str, ...] = ()
+
+
+# The platforms' presets (RULES.md 10.4): each online service's help pages, as kywoo26/p2p-gostop's survey
+# docs/research/rules-commercial.md reads them, as differences from the base.
+_HANGAME = "https://hangame-images.toastoven.net/hangame/pc/gostop/introduce/html/msduelgo/"
+_HANGAME_M = "https://mgostop.hangame.com/guide/combine/"
+_PMANG = "https://dl.gostop.pmang.cloud/gamerule/"
+_NETMARBLE = "https://web.archive.org/web/20080620045735/http://c2.img.netmarble.kr/web/help/cardgame/matgo20/"
+_PLATFORMS: Final[tuple[tuple[RuleSet, PresetSource], ...]] = (
+    (
+        dataclasses.replace(
+            _BASE,
+            preset="hangame-matgo",
+            floor_four=DealRuling.DEALER_WINS,
+            multiple_chongtong=DealRuling.DEALER_WINS,
+            chongtong_by_bonus=ChongtongByBonus.ALWAYS,
+            two_card_bomb=TwoCardBomb.NO_MULTIPLIER,
+            pibak_zero_exempt=False,
+            empty_loser_exempt=False,
+            all_in=True,
+            limited_liability=True,
+            push=2,
+        ),
+        PresetSource(
+            "Hangame 신맞고 (new Matgo)",
+            (
+                _HANGAME + "guide_msduelgo01_02.html",
+                _HANGAME + "guide_msduelgo02_01.html",
+                _HANGAME + "guide_msduelgo04_04.html",
+                _HANGAME_M + "02_02_rule.html",
+                _HANGAME_M + "02_04_rule.html",
+            ),
+            "A",
+            ("floor_four", "chongtong_by_bonus", "pibak_zero_exempt", "empty_loser_exempt"),
+        ),
+    ),
+    (
+        dataclasses.replace(
+            _BASE,
+            preset="pmang-matgo",
+            chongtong_points=7,
+            two_card_bomb=TwoCardBomb.BOMB_MULTIPLIER,
+            no_steal_on_last_turn=(Steal.CHOK, Steal.TTADAK, Steal.SSEUL, Steal.JA_PPUK),
+            nagari_cap=8,
+            empty_loser_exempt=False,
+            first_ppuk_payments=(7,),
+            first_ttadak_payment=0,
+            limited_liability=True,
+        ),
+        PresetSource(
+            "Pmang 뉴맞고 (new Matgo)",
+            (
+                _PMANG + "basicRule.pc-newmatgo.md",
+                _PMANG + "Rule_01.pc.md",
+                _PMANG + "Rule_02.md",
+                "https://helpdesk.pmang.com/faq/searchFaq.do?fsCategoryId=PF006001002",
+            ),
+            "A",
+            ("empty_loser_exempt",),
+        ),
+    ),
+    (
+        dataclasses.replace(
+            _BASE,
+            preset="netmarble-matgo",
+            chongtong_by_bonus=ChongtongByBonus.FIRST,
+            chongtong_play_on_multiplier=2,
+            first_chok_payment=7,
+            first_bomb_payment=7,
+            pibak_zero_exempt=False,
+            empty_loser_exempt=False,
+            three_ppuk_points=10,
+            all_in=True,
+        ),
+        PresetSource(
+            "Netmarble 맞고 2.0 (Matgo 2.0, 2008)",
+            (
+                _NETMARBLE + "guide04_01.html",
+                _NETMARBLE + "guide04_02.html",
+                _NETMARBLE + "guide04_04.html",
+                "https://web.archive.org/web/20080620045658/http://c2.img.netmarble.kr/web/help/cardgame/matgo20/"
+                "guide01_06.html",
+            ),
+            "B",
+            ("floor_four", "multiple_chongtong", "pibak_zero_exempt", "empty_loser_exempt", "steal_bonus"),
+        ),
+    ),
+    (
+        dataclasses.replace(
+            PRESETS["korean-3p"],
+            preset="hangame-gostop",
+            floor_four=DealRuling.DEALER_WINS,
+            multiple_chongtong=DealRuling.DEALER_WINS,
+            chongtong_points=10,
+            heodang_points=0,
+            gobak=Gobak.BY_TABLE,
+            pibak_zero_exempt=False,
+            empty_loser_exempt=False,
+            all_in=True,
+            limited_liability=True,
+        ),
+        PresetSource(
+            "Hangame 고스톱 (Go-Stop for three, the mobile guide's Go-Stop mode)",
+            (_HANGAME_M + "04_05_game_mode.html", _HANGAME_M + "02_04_rule.html"),
+            "A",
+            (
+                "bonus_cards",
+                "floor_four",
+                "pibak_max_loser_junk",
+                "pibak_zero_exempt",
+                "empty_loser_exempt",
+                "first_ppuk_payments",
+                "first_ttadak_payment",
+                "three_ppuk_points",
+            ),
+        ),
+    ),
+    (
+        dataclasses.replace(
+            PRESETS["korean-3p"],
+            preset="pmang-gostop",
+            chongtong_points=7,
+            gobak=Gobak.BY_TABLE,
+            heodang_points=0,
+            no_steal_on_last_turn=(Steal.CHOK, Steal.TTADAK, Steal.SSEUL, Steal.JA_PPUK),
+            nagari_cap=8,
+            empty_loser_exempt=False,
+            first_ppuk_payments=(3,),
+            first_ttadak_payment=0,
+            limited_liability=True,
+        ),
+        PresetSource(
+            "Pmang 고스톱 (Go-Stop for three)",
+            (_PMANG + "Rule_01.pc.md", "https://helpdesk.pmang.com/faq/searchFaq.do?fsCategoryId=PF006001002"),
+            "A",
+            (
+                "bonus_cards",
+                "steal_bonus",
+                "chongtong_points",
+                "nagari_cap",
+                "empty_loser_exempt",
+                "first_ppuk_payments",
+                "three_ppuk_points",
+            ),
+        ),
+    ),
+)
+PRESETS.update((rules.preset, rules) for rules, _ in _PLATFORMS)
+PRESET_SOURCES: Final[dict[str, PresetSource]] = {rules.preset: source for rules, source in _PLATFORMS}
+"""The sources of the platform presets, by name; the project's own presets (RULES.md 10.1) have none here."""
 
 
 def find_rules(name: str) -> RuleSet:

@@ -57,10 +57,31 @@ _INSTANT_POINTS = {
 
 class PlayerHand(Record):
     """What one player ended the hand with: captured cards (or, ``declared``, the counts of them the player
-    says) and calls (``bombs`` of three cards, and ``two_card_bombs``, RULES.md 5.5)."""
+    says) and calls (``bombs`` of three cards, and ``two_card_bombs``, RULES.md 5.5); ``chongtong``: the player
+    was dealt a chongtong and played on (RULES.md 4.3, 8.2)."""
 
-    __slots__ = ("bombs", "captured", "declared", "go_count", "id", "sep_animal_as", "shakes", "two_card_bombs")
-    fields = ("id", "captured", "go_count", "shakes", "bombs", "sep_animal_as", "declared", "two_card_bombs")
+    __slots__ = (
+        "bombs",
+        "captured",
+        "chongtong",
+        "declared",
+        "go_count",
+        "id",
+        "sep_animal_as",
+        "shakes",
+        "two_card_bombs",
+    )
+    fields = (
+        "id",
+        "captured",
+        "go_count",
+        "shakes",
+        "bombs",
+        "sep_animal_as",
+        "declared",
+        "two_card_bombs",
+        "chongtong",
+    )
 
     def __init__(
         self,
@@ -72,6 +93,7 @@ class PlayerHand(Record):
         sep_animal_as: str | None = None,
         declared: Declared | None = None,
         two_card_bombs: int = 0,
+        chongtong: bool = False,
     ) -> None:
         self.id: Final = id
         self.captured: Final = captured
@@ -81,6 +103,7 @@ class PlayerHand(Record):
         self.sep_animal_as: Final = sep_animal_as
         self.declared: Final = declared
         self.two_card_bombs: Final = two_card_bombs
+        self.chongtong: Final = chongtong
 
 
 class HandResult(Record):
@@ -415,11 +438,13 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     losers = [p for p in hand.players if p is not winner]
     if outcome in _INSTANT_POINTS:
         base = int(getattr(rules, _INSTANT_POINTS[outcome]))
+        baks = outcome is Outcome.THREE_PPUK and rules.three_ppuk_baks
         payments = []
         for loser in losers:
             sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
-            points = base * carry * push_factor(hand.pushes or 0)
-            payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
+            instant = _instant_checks(sides, baks=baks)
+            points = _product(base, instant)
+            payments.append(Payment(loser.id, winner.id, points, points * hand.stake, instant))
         return Settlement(
             outcome,
             winner.id,
@@ -446,6 +471,8 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         )
     base, added, doubling = base_points(wscore.total, winner.go_count, rules)
     payer_for_all = _gobak_payer(hand, losers, rules)
+    # pays-all-double doubles every share the payer covers; pays-all-own-double only the payer's own
+    cover_factor = 2 if rules.gobak_played is Gobak.PAYS_ALL_DOUBLE else 1
     shares: dict[str, tuple[int, list[Check]]] = {}  # each loser's own share and its checks
     for loser in losers:
         sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
@@ -462,7 +489,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
             own = _product(base, checks)
             if loser.id == payer_for_all:
                 covers = tuple(
-                    (o.id, shares[o.id][0] * gobak.factor) for o in losers if o is not loser and shares[o.id][0]
+                    (o.id, shares[o.id][0] * cover_factor) for o in losers if o is not loser and shares[o.id][0]
                 )
         points = own + sum(pts for _, pts in covers)
         payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(checks), covers))
@@ -600,11 +627,27 @@ def _gwangbak(s: _Sides) -> Check:
     return Check("gwangbak", False, 1, "has-bright", facts)
 
 
+def _meongbak(s: _Sides) -> Check:  # RULES.md 8.2: as gwangbak, for animals
+    facts = s.said({"loser_animals": s.lscore.animals}, winner=True, loser=True)
+    if not s.wscore.points(Combination.ANIMALS):
+        return Check("meongbak", False, 1, "winner-no-animal-points", facts)
+    if not s.lscore.animals:
+        return Check("meongbak", True, 2, "no-animal", facts)
+    return Check("meongbak", False, 1, "has-animal", facts)
+
+
 def _gobak(s: _Sides) -> Check:  # pays-all is settled across the losers: see _gobak_pays_all
     n = s.loser.go_count
-    if n and s.rules.gobak is Gobak.DOUBLE:
+    if n and s.rules.gobak_played is Gobak.DOUBLE:
         return Check("gobak", True, 2, "called-go", {"go_count": n})
     return Check("gobak", False, 1, "called-go" if n else "no-go", {"go_count": n})
+
+
+def _chongtong(s: _Sides) -> Check:  # RULES.md 8.2: the winner played on a chongtong dealt to them
+    m = s.rules.chongtong_play_on_multiplier
+    if s.winner.chongtong:
+        return Check("chongtong", True, m, "played-on", {"multiplier": m})
+    return Check("chongtong", False, 1, "no-chongtong", {"multiplier": m})
 
 
 def _nagari(s: _Sides) -> Check:  # RULES.md 8: the factor the streak makes, capped by nagari_cap (0: no cap)
@@ -634,7 +677,9 @@ _CHECKS: Final[dict[str, Callable[[_Sides], Check]]] = {
     "meongtta": _meongtta,
     "pibak": _pibak,
     "gwangbak": _gwangbak,
+    "meongbak": _meongbak,
     "gobak": _gobak,
+    "chongtong": _chongtong,
     "nagari": _nagari,
     "push": _push,
     "empty-loser": _empty_loser,
@@ -658,19 +703,27 @@ def _checks(s: _Sides) -> list[Check]:
     return checks
 
 
-def _instant_checks(s: _Sides) -> tuple[Check, ...]:
+_INSTANT_FACTORS: Final = {"nagari": _nagari, "push": _push}
+_BAKS: Final = {**_INSTANT_FACTORS, "pibak": _pibak, "gwangbak": _gwangbak, "meongbak": _meongbak, "gobak": _gobak}
+
+
+def _instant_checks(s: _Sides, *, baks: bool = False) -> tuple[Check, ...]:
     """An instant win pays fixed points times the nagari carry (and in an evening the push, RULES.md 11); no
     other factor applies (RULES.md 8), and the empty-loser exemption does not either (chongtong comes before
-    anyone captures)."""
+    anyone captures). ``baks``: a three-ppuk win that keeps the losers' baks (``three_ppuk_baks``): pibak,
+    gwangbak, meongbak and a doubling gobak apply too."""
+    factors = _BAKS if baks else _INSTANT_FACTORS
     return tuple(
-        _nagari(s) if rule == "nagari" else _push(s) if rule == "push" else Check(rule, False, 1, "instant-win", {})
-        for rule in _checked(s)
+        factors[rule](s) if rule in factors else Check(rule, False, 1, "instant-win", {}) for rule in _checked(s)
     )
+
+
+_PAYS_ALL: Final = (Gobak.PAYS_ALL, Gobak.PAYS_ALL_DOUBLE, Gobak.PAYS_ALL_OWN_DOUBLE)
 
 
 def _gobak_payer(hand: HandResult, losers: Sequence[PlayerHand], rules: RuleSet) -> str | None:
     """The loser who pays for everyone under gobak pays-all (RULES.md 8): the latest go-caller."""
-    if rules.gobak is not Gobak.PAYS_ALL and rules.gobak is not Gobak.PAYS_ALL_DOUBLE:
+    if rules.gobak_played not in _PAYS_ALL:
         return None
     callers = [p.id for p in losers if p.go_count]
     if len(callers) <= 1:
@@ -689,9 +742,11 @@ def _gobak_pays_all(
     hand: HandResult,
 ) -> Check:
     """The gobak check of a pays-all hand: the payer's factor (x2 under pays-all-double), or a loser covered."""
-    factor = 2 if rules.gobak is Gobak.PAYS_ALL_DOUBLE else 1
+    factor = 1 if rules.gobak_played is Gobak.PAYS_ALL else 2
     if loser.id == payer:
         covered = [o.id for o in losers if o is not loser and shares[o.id][0]]
+        if rules.gobak_played is Gobak.PAYS_ALL_OWN_DOUBLE:  # the others' shares as they are (RULES.md 8.3)
+            return Check("gobak", True, 2, "pays-all-own-double", {"go_count": loser.go_count, "covered": covered})
         facts = {"go_count": loser.go_count, "covered": covered, "doubled": factor == 2}
         return Check("gobak", True, factor, "pays-all", facts)
     facts = {"go_count": loser.go_count, "payer": payer, "called_go": loser.go_count > 0, "last_go": hand.last_go}

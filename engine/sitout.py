@@ -137,11 +137,15 @@ def check_sit_out(sit_out: SitOut | None, players: Sequence[str], rules: RuleSet
 
 def sale_of(sit_out: SitOut | None, players: Sequence[str], rules: RuleSet) -> Sale | None:
     """The sale of the brights (RULES.md 4.5): None unless the sitter is the fourth, who sells; the players
-    other than the dealer pay."""
+    other than the dealer pay the hand's value, or with ``bright_sale_price`` every player pays that price for
+    each bright."""
     if sit_out is None or not sit_out.sells:
         return None
     hand = sit_out.cards
     brights = (hand.mask & _BRIGHTS).bit_count()
+    if rules.bright_sale_price:  # a price per bright, paid by each of the three who play (RULES.md 4.5)
+        value = brights * rules.bright_sale_price
+        return Sale(sit_out.player, tuple(players), hand, brights, 0, 0, None, value)
     bonus = sum(1 for card in hand if card.kind is Kind.BONUS)
     combinations = evaluate(hand, rules, shortfalls=False).total
     month = _three_of_a_month(hand)

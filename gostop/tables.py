@@ -202,11 +202,21 @@ def problem(body: Mapping[str, Any], status: int, lang: str) -> str:
     return "\n".join(lines)
 
 
+def _described(preset: Mapping[str, Any], w: Mapping[str, str]) -> str:
+    """A preset's description, and for a platform preset its source (RULES.md 10.4): the service, the grade of
+    its help pages and the first of them."""
+    source = preset.get("source")
+    if not source:
+        return str(preset["description"])
+    said = w["source"].format(service=source["service"], grade=source["grade"], page=source["pages"][0])
+    return f"{preset['description']} {said}"
+
+
 def rules(answer: Mapping[str, Any], lang: str) -> str:
     """The presets (GET /v1/rules), or one preset's every knob (GET /v1/rules/{preset})."""
     w = WORDS[lang]
     if "presets" in answer:
-        rows = [(p["name"], p["players"], p["description"]) for p in answer["presets"]]
+        rows = [(p["name"], p["players"], _described(p, w)) for p in answer["presets"]]
         return table([w["preset"], w["players"], w["description"]], rows)
     knobs = [(k, v) for k, v in answer.items() if k != "preset"]
     return "\n".join([f"{w['preset']}: {answer['preset']}", table([w["knob"], w["value"]], knobs)])

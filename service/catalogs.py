@@ -18,7 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
 from marshmallow import fields
 
-from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, RuleSet
+from engine import CARDS, ENGINE_VERSION, KNOBS, PRESET_SOURCES, PRESETS, RuleSet
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
 from .problems import Refusal
@@ -48,10 +48,32 @@ class CardsResponse(Strict):
     cards = fields.List(fields.Nested(CardOut), required=True)
 
 
+class PresetSourceOut(Strict):
+    service = fields.String(required=True, metadata={"description": "the online service and its game"})
+    pages = fields.List(
+        fields.String(), required=True, metadata={"description": "the service's help pages the rules come from"}
+    )
+    grade = fields.String(
+        required=True,
+        metadata={
+            "description": "how reliable those pages are: A the operator's current help, B an archived or moved "
+            "one (RULES.md 10.4)"
+        },
+    )
+    uncertain = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "the knobs whose value rests on a weaker source, or on none (RULES.md 10.4)"},
+    )
+
+
 class PresetOut(Strict):
     name = Named("PresetName", required=True)
     description = fields.String(required=True)
     players = fields.Integer(required=True)
+    source = fields.Nested(
+        PresetSourceOut, metadata={"description": "a platform preset's source (RULES.md 10.4); absent for the others"}
+    )
 
 
 class KnobChoiceOut(Strict):
@@ -114,6 +136,19 @@ def cards_json() -> dict[str, Any]:
     }
 
 
+def _preset_json(w: Any, name: str, rules: RuleSet) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name, "description": words.preset_description(w, name), "players": rules.players}
+    source = PRESET_SOURCES.get(name)
+    if source is not None:
+        out["source"] = {
+            "service": source.service,
+            "pages": list(source.pages),
+            "grade": source.grade,
+            "uncertain": list(source.uncertain),
+        }
+    return out
+
+
 def presets_json(lang: str) -> dict[str, Any]:
     """The presets, and every knob a rules object may set on top of one, with its words in the asked language."""
     w = LANGUAGES[lang]
@@ -131,10 +166,7 @@ def presets_json(lang: str) -> dict[str, Any]:
                 out[bound] = getattr(knob, bound)
         knobs.append(out)
     return {
-        "presets": [
-            {"name": name, "description": words.preset_description(w, name), "players": rules.players}
-            for name, rules in PRESETS.items()
-        ],
+        "presets": [_preset_json(w, name, rules) for name, rules in PRESETS.items()],
         "knobs": knobs,
     }
 

@@ -381,7 +381,7 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
     if state.expects is Expect.CALL:
         out["if_stop"] = settlement_json(w, state.settle_if_stop(nagari_streak, stake), state.rules)
         go_count = next(seat.go_count for seat in state.seats if seat.id == player) + 1
-        gobak = state.rules.gobak
+        gobak = state.rules.gobak_played
         out["if_go"] = {
             "go_count": go_count,
             "gobak": gobak,

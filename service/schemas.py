@@ -66,8 +66,9 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "Expect": _enum([e.value for e in Expect], "what the log must say next: a turn, a flip turn, or a go/stop call"),
     "ReplayStatus": _enum(["in_progress", "finished"], "whether the hand of a replayed log is over"),
     "InstantPaymentCode": _enum(
-        ["first-ppuk", "first-ttadak", "gwang-sale"],
-        "why a payment was made at once: first-turn ppuks, a first-turn ttadak, or the brights sold by the fourth "
+        ["first-ppuk", "first-ttadak", "first-chok", "first-bomb", "gwang-sale"],
+        "why a payment was made at once: first-turn ppuks, a first-turn ttadak, chok or bomb, or the brights sold by "
+        "the fourth "
         "at a table of three (at the deal)",
     ),
     "DrawTime": _enum(

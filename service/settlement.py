@@ -105,6 +105,13 @@ class SettlePlayer(Strict):
         validate=validate.Range(0, 6),
         metadata={"description": "two-card bombs (RULES.md 5.5), where two_card_bomb allows them"},
     )
+    chongtong = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "dealt a chongtong and played on: a win is worth chongtong_play_on_multiplier "
+            "(RULES.md 4.3, 8.2)"
+        },
+    )
     sep_animal_as = cup_pin()
 
 
@@ -306,6 +313,7 @@ def hand_result(body: Mapping[str, Any]) -> HandResult:
                 p["sep_animal_as"],
                 _declared(p["declared"]),
                 p["two_card_bombs"],
+                p["chongtong"],
             )
             for p in players
         ),

@@ -24,6 +24,7 @@ from engine.record import Record
 DATA = Path(__file__).resolve().parent / "data"
 FILES = sorted(DATA.glob("perft-*.json"))
 PRESETS = ["korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"]
+PRESETS += ["hangame-matgo", "pmang-matgo", "netmarble-matgo", "hangame-gostop", "pmang-gostop"]  # RULES.md 10.4
 MONTH_CARDS = [c for c in CARDS if c.kind is not Kind.BONUS]
 BONUS = [c for c in CARDS if c.kind is Kind.BONUS]
 

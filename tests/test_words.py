@@ -298,8 +298,8 @@ def test_u16_english_money_and_choices_read_as_english(client):
     assert post(client, "/v1/settle", body, "en")["explanation"][-1].endswith("(8,000 at 1,000 a point)")
     bad = post(client, "/v1/score", {"rules": {"preset": "korean-2p", "gobak": "triple"}, "cards": []}, "en")
     assert (
-        bad["detail"]
-        == "'triple' is not a choice for what gobak does (the choices: none, double, pays-all, pays-all-double)"
+        bad["detail"] == "'triple' is not a choice for what gobak does "
+        "(the choices: none, double, pays-all, pays-all-double, pays-all-own-double, by-table)"
     )
     unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
     assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"

@@ -30,6 +30,33 @@ PRESETS: Mapping[str, str] = {
         "Plain Matgo for two: no bonus cards, shakes or bombs; double junk; gos add a point for the first two "
         "and double from the third; pibak under 5 junk; three ppuks win at once."
     ),
+    "hangame-matgo": N_(
+        "Hangame's new Matgo, from its help pages: as korean-2p, but four of a month on the layout and two "
+        "chongtongs win for the dealer, a bonus card's replacement completes a chongtong, a two-card bomb takes "
+        "junk without doubling, no loser is spared pibak or payment for holding nothing; in an evening, all-in, "
+        "limited liability and up to two pushes."
+    ),
+    "pmang-matgo": N_(
+        "Pmang's new Matgo, from its game rules: as korean-2p, but chongtong wins 7, a two-card bomb doubles, "
+        "taking another's ppuk steals on the last turn too, the nagari carry stops at ×8, only a first ppuk is "
+        "paid at once and no first ttadak, a loser with no card pays; in an evening, limited liability."
+    ),
+    "netmarble-matgo": N_(
+        "Netmarble's Matgo 2.0, from its 2008 help pages: as korean-2p, but a bonus card's replacement completes "
+        "a chongtong on the first turn, winning after playing on a chongtong pays ×2, three ppuks win 10, a "
+        "first-turn chok or bomb pays 7, no loser is spared pibak or payment for holding nothing; in an evening, "
+        "all-in."
+    ),
+    "hangame-gostop": N_(
+        "Hangame's Go-Stop for three: as korean-3p, but bonus cards steal nothing, chongtong wins 10 and, like "
+        "four of a month on the layout, two chongtongs win for the dealer, no heodang, and the go-caller pays "
+        "for everyone; in an evening, all-in and limited liability."
+    ),
+    "pmang-gostop": N_(
+        "Pmang's Go-Stop for three: as korean-3p, but chongtong wins 7, the go-caller pays for everyone, no "
+        "heodang, the nagari carry stops at ×8, only a first ppuk is paid at once; in an evening, limited "
+        "liability."
+    ),
 }
 
 

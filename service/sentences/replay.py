@@ -168,6 +168,8 @@ def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
 INSTANT_PAYMENTS: Mapping[str, Sentence] = {
     "gwang-sale": Say(N_("the brights sold by the fourth, who sat out")),
     "first-ttadak": Say(N_("first-turn ttadak")),
+    "first-chok": Say(N_("first-turn chok")),
+    "first-bomb": Say(N_("first-turn bomb")),
     "first-ppuk": (
         Say(N_("first-turn ppuk"), when=_has("turns", 1)),
         Say(N_("ppuk on each of the first two turns"), when=_has("turns", 2)),
@@ -193,6 +195,11 @@ IF_GO: Mapping[str, Say] = {
         "After {n} gos, if another player wins, {player} pays every loser's share, doubled (gobak)",
         "go_count",
     ),
+    "pays-all-own-double": plural(
+        "After a first go, if another player wins, {player} pays every loser's share, their own doubled (gobak)",
+        "After {n} gos, if another player wins, {player} pays every loser's share, their own doubled (gobak)",
+        "go_count",
+    ),
     "pays-all": plural(
         "After a first go, if another player wins, {player} pays for every loser (gobak)",
         "After {n} gos, if another player wins, {player} pays for every loser (gobak)",
@@ -212,6 +219,7 @@ _DOUBLE_TWO = plural(
 IF_GO_TWO: Mapping[str, Say] = {
     "double": _DOUBLE_TWO,
     "pays-all-double": _DOUBLE_TWO,
+    "pays-all-own-double": _DOUBLE_TWO,
     "pays-all": plural(
         "After a first go, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",
         "After {n} gos, if the opponent wins, {player} pays their own share: there is no other loser (gobak)",

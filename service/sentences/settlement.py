@@ -168,6 +168,27 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         ),
     ),
     ("gwangbak", "winner-no-bright-points"): Say(N_("{winner} scores no brights, so nobody is gwangbak")),
+    ("meongbak", "no-animal"): Say(N_("{winner} scores animals and {loser} has no animal (meongbak)")),
+    ("meongbak", "has-animal"): plural(
+        "{loser} is not meongbak: {loser} has {n} animal",
+        "{loser} is not meongbak: {loser} has {n} animals",
+        "loser_animals",
+    ),
+    ("meongbak", "winner-no-animal-points"): Say(N_("{winner} scores no animals, so nobody is meongbak")),
+    ("chongtong", "played-on"): Say(N_("{winner} played on a chongtong dealt to them and won: ×{multiplier}")),
+    ("chongtong", "no-chongtong"): Say(N_("{winner} played on no chongtong, so no chongtong factor")),
+    ("gobak", "pays-all-own-double"): (
+        Say(
+            N_("{loser} called go and was overtaken, and pays their own share doubled (gobak)"),
+            when=lambda f: not f["covered"],
+        ),
+        Say(
+            N_(
+                "{loser} called go and was overtaken, so {loser} pays their own share doubled and {covered}'s "
+                "share (gobak)"
+            )
+        ),
+    ),
     ("gobak", "called-go"): Say(N_("{loser} called go and was overtaken (gobak)")),
     ("gobak", "no-go"): Say(N_("{loser} did not call go, so no gobak")),
     ("gobak", "pays-all"): (

@@ -23,7 +23,9 @@ const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
 // The house rules other tables play (issue 19, RULES.md's knob table), offered as GET /v1/rules describes them.
 const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal", "chongtong_by_bonus", "multiple_chongtong",
-  "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi"];
+  "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi",
+  // issue 29: the calculator's and the online services' rules
+  "meongbak", "three_ppuk_baks", "ppuk_price", "bright_sale_price", "chongtong_play_on_multiplier"];
 
 let state = null;
 
@@ -263,7 +265,7 @@ function rulesPanel() {
       knobs.pibak_max_loser_junk = Number(v);
       changed(true);
     })),
-    field(t("gobak_label"), select("gobak", ["none", "double", "pays-all", "pays-all-double"].map((g) => [g, t("gobak." + g)]), knobs.gobak, (v) => {
+    field(t("gobak_label"), select("gobak", ["none", "double", "pays-all", "pays-all-double", "pays-all-own-double", "by-table"].map((g) => [g, t("gobak." + g)]), knobs.gobak, (v) => {
       knobs.gobak = v;
       changed(true);
     })),
