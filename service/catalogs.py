@@ -24,15 +24,25 @@ from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
 from .problems import Refusal
 from .schemas import Named, RulesSchema, Strict
 from .sentences import catalogs as words
+from .sentences.page import page_words
 
-__all__ = ["CardsResponse", "Echo", "PresetsResponse", "blueprint", "cards_json", "echo", "presets_json"]
+__all__ = [
+    "CardsResponse",
+    "Echo",
+    "PresetsResponse",
+    "WordsResponse",
+    "blueprint",
+    "cards_json",
+    "echo",
+    "presets_json",
+    "words_json",
+]
 
 MAX_AGE = 3600  # seconds a client may keep a catalog without asking again (it changes only with a release)
 
 
-class CardNamesOut(Strict):
-    en = fields.String(required=True)
-    ko = fields.String(required=True)
+# a card's name in each language of the service: one field per folder of service/locale
+CardNamesOut = Strict.from_dict({lang: fields.String(required=True) for lang in LANGUAGES}, name="CardNamesOut")  # type: ignore[misc]
 
 
 class CardOut(Strict):
@@ -77,6 +87,21 @@ class PresetsResponse(Strict):
         fields.Nested(KnobOut),
         required=True,
         metadata={"description": "every house rule a rules object may set, in the order of RULES.md 10"},
+    )
+
+
+class WordsResponse(Strict):
+    languages = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "each language's tag -> its own name (the chooser of languages), the default first"},
+    )
+    words = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={"description": "each language's tag -> the page's words in it, keyed as the page asks for them"},
     )
 
 
@@ -139,6 +164,12 @@ def presets_json(lang: str) -> dict[str, Any]:
     }
 
 
+def words_json() -> dict[str, Any]:
+    """The page's words in every language of the service, and each language's own name."""
+    said = {lang: page_words(w) for lang, w in LANGUAGES.items()}
+    return {"languages": {lang: words["language"] for lang, words in said.items()}, "words": said}
+
+
 class _Made:
     """An answer made once: its bytes and their ETag."""
 
@@ -164,6 +195,8 @@ def blueprint() -> Blueprint:
     cards_made = _Made(cards)
     presets_made = {lang: _Made(body) for lang, body in presets.items()}
     preset_made = {name: _Made(rules.asdict()) for name, rules in PRESETS.items()}
+    page = words_json()
+    words_made = _Made(page)
     blp = Blueprint("catalogs", __name__, url_prefix="/v1", description="The deck and the rule presets")
     cached = {"description": "the catalog changes only with a release", "schema": {"type": "string"}}
     validators = {
@@ -189,6 +222,28 @@ def blueprint() -> Blueprint:
         `double_junk` off. The cup (`sep-animal`) is an animal with the tag `cup`.
         """
         return _cacheable(cards_made)
+
+    @blp.route("/words", methods=["GET"])
+    @blp.doc(operationId="listWords")
+    @blp.alt_response(
+        200,
+        schema=WordsResponse,
+        success=True,
+        description="the page's words in every language",
+        example={
+            "languages": {lang: said["language"] for lang, said in page["words"].items()},
+            "words": {
+                lang: {key: said[key] for key in ("language", "title", "nav")} for lang, said in page["words"].items()
+            },
+        },
+        headers=validators,
+    )
+    @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
+    def list_words() -> ResponseReturnValue:
+        """The table page's words (its labels, buttons and hints) in every language of the service, from the same
+        catalogs as the answers' sentences, and each language's own name for a chooser of languages. A word's
+        `{name}` placeholders are left for the page to fill."""
+        return _cacheable(words_made)
 
     @blp.route("/rules", methods=["GET"])
     @blp.doc(operationId="listPresets")

@@ -1,10 +1,12 @@
 """The languages of the answers: gettext catalogs read with Babel, one per language, chosen per request.
 
 English is the source language: the English sentences are the message ids, written once, in
-``service/sentences.py``. Every other language is one catalog, ``service/locale/<lang>/LC_MESSAGES/
-messages.po``; the catalogs are read and compiled in memory when the service starts, so adding a language
-is adding its file (README, "Adding a language"). ``make messages`` re-extracts the template
-``service/locale/messages.pot`` from the code and merges it into every catalog.
+``service/sentences/``. A language is one folder, ``service/locale/<lang>/``: its catalog
+(``LC_MESSAGES/messages.po``: the answers, the problem pages, the knob labels, the page's words and the
+command's words, one entry per concept) and its rule book (``RULES.md``). The languages are the folders found
+when the service starts (English, the default, is the only one named in code), so adding a language is adding
+its folder (docs/LANGUAGES.md). ``make messages`` re-extracts the template ``service/locale/messages.pot``
+from the code and merges it into every catalog.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
@@ -20,6 +22,7 @@ import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from gettext import NullTranslations
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +37,14 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "P_",
     "Template",
     "Words",
+    "discover",
     "fit",
+    "language_file",
+    "language_links",
+    "native_name",
     "negotiate",
     "request_words",
     "words_for",
@@ -50,6 +58,12 @@ UNKNOWN = "?"  # a fact a sentence asks for and was not given shows as this rath
 def N_(message: str) -> str:
     """Mark an English message for the catalogs (``make messages`` extracts it); it is translated when said."""
     return message
+
+
+def P_(context: str, message: str) -> tuple[str, str]:
+    """Mark an English word that means two things (the tab "Check" and the button "Check") with the context
+    that tells them apart (a gettext ``msgctxt``); ``Words.text`` translates the pair."""
+    return (context, message)
 
 
 # A particle, by either of its forms: (after a final consonant, after a vowel).
@@ -205,6 +219,13 @@ class Words:
             said = self._words[message] = self.template(message).fill({})
         return said
 
+    def text(self, message: str | tuple[str, str], /) -> str:
+        """A message's translation as written, its placeholders left in (the page fills them itself); a
+        ``P_`` pair is translated in its context."""
+        if isinstance(message, tuple):
+            return self._translations.pgettext(*message)
+        return self._translations.gettext(message)
+
     def plural(self, singular: str, plural: str, n: int, /, **facts: Any) -> str:
         return self.plural_template(singular, plural, n).fill({**facts, "n": n})
 
@@ -221,15 +242,36 @@ def _load(lang: str, path: Path) -> Words:
     return Words(lang, Translations(compiled))
 
 
-def _load_all() -> dict[str, Words]:
+def discover(locale: Path = LOCALE_DIR) -> dict[str, Words]:
+    """Every language of ``locale``: English (the message ids themselves), then each folder holding a catalog,
+    in the order of their tags."""
     found = {DEFAULT_LANGUAGE: Words(DEFAULT_LANGUAGE, NullTranslations())}
-    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")):
+    for po in sorted(locale.glob("*/LC_MESSAGES/messages.po")):
         lang = po.parent.parent.name
         found[lang] = _load(lang, po)
     return found
 
 
-LANGUAGES: dict[str, Words] = _load_all()
+LANGUAGES: dict[str, Words] = discover()
+
+
+def native_name(lang: str) -> str:
+    """A language's own name ("한국어"), as a chooser of languages shows it: its catalog's word for "English"."""
+    return LANGUAGES[lang].text("English")
+
+
+def language_links(lang: str, href: str) -> str:
+    """The HTML links from a page in ``lang`` to the same page in every other language (``href?lang=xx``)."""
+    return " ".join(
+        f'<a href="{href}?lang={other}" hreflang="{other}" lang="{other}">{escape(native_name(other))}</a>'
+        for other in LANGUAGES
+        if other != lang
+    )
+
+
+def language_file(lang: str, name: str, locale: Path = LOCALE_DIR) -> Path:
+    """One of a language's files beside its catalog: ``locale/<lang>/<name>`` (its rule book, RULES.md)."""
+    return locale / lang / name
 
 
 def negotiate(accept_language: str | None) -> str:

@@ -20,7 +20,7 @@ from engine import format_log
 from engine.simulate import simulate
 from gostop import cli
 from gostop.server import Server, free_port
-from gostop.words import WORDS, language_from_environment
+from gostop.words import WORDS, language_from_environment, named
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("programs")
@@ -145,7 +145,7 @@ def test_settle_table_shows_who_pays_whom_and_every_rule_checked_with_its_reason
     for check in payment["checks"]:
         applied = "yes" if check["applied"] else "-"
         assert re.search(
-            rf"^{check['rule']}\s+{re.escape(applied)}\s+x{check['factor']}\s+{re.escape(check['reason'])}$", text, re.M
+            rf"^{re.escape(named(check['rule'], 'en'))}\s+{re.escape(applied)}\s+x{check['factor']}\s+{re.escape(check['reason'])}$", text, re.M
         )
     assert all(f"- {sentence}" in text for sentence in answer["explanation"])
 
@@ -174,7 +174,7 @@ def test_replay_table_counts_moves_from_one_and_ends_with_the_ruling(capsysbinar
     assert status == 0 and text.startswith("finished\n")
     for event in answer["events"]:
         assert re.search(
-            rf"^\s*{event['move_index'] + 1}\s+{event['player']}\s+{event['type']}\s+{re.escape(event['detail'])}$",
+            rf"^\s*{event['move_index'] + 1}\s+{event['player']}\s+{re.escape(named(event['type'], 'en'))}\s+{re.escape(event['detail'])}$",
             text,
             re.M,
         )

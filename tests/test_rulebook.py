@@ -348,6 +348,11 @@ def test_the_service_finds_the_book_in_its_working_directory(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     installed = tmp_path / "site-packages" / "docs"  # where an installed package's parents[2] would look
     relative = [p for p in rulebook.SEARCHED if not p.is_absolute()]
-    assert rulebook.find_books([installed, *relative]).resolve() == (tmp_path / "docs").resolve()
-    with pytest.raises(rulebook.RuleBookMissing, match=r"RULES\.ko\.md"):
-        rulebook.find_books([installed])
+    nowhere = tmp_path / "locale"  # no book beside the catalogs
+    found = rulebook.find_books(nowhere, [installed, *relative])
+    assert {lang: path.resolve() for lang, path in found.items()} == {
+        "en": (tmp_path / "docs" / "RULES.md").resolve(),
+        "ko": (tmp_path / "docs" / "RULES.ko.md").resolve(),
+    }
+    with pytest.raises(rulebook.RuleBookMissing, match=r"RULES\.md"):
+        rulebook.find_books(nowhere, [installed])
