@@ -42,7 +42,7 @@ MAX_AGE = 3600  # seconds a client may keep a catalog without asking again (it c
 
 
 # a card's name in each language of the service: one field per folder of service/locale
-CardNamesOut = Strict.from_dict({lang: fields.String(required=True) for lang in LANGUAGES}, name="CardNamesOut")  # type: ignore[misc]
+CardNamesOut = Strict.from_dict({lang: fields.String(required=True) for lang in LANGUAGES}, name="CardNamesOut")
 
 
 class CardOut(Strict):

@@ -18,6 +18,7 @@ Each sentence is read once into a ``Template``; saying it only fills it in.
 from __future__ import annotations
 
 import io
+import os
 import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -50,7 +51,8 @@ __all__ = [
     "words_for",
 ]
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# the languages' folders; GOSTOP_LOCALE points elsewhere (a test adds a language in a copy)
+LOCALE_DIR = Path(os.environ.get("GOSTOP_LOCALE") or Path(__file__).resolve().parent / "locale")
 DEFAULT_LANGUAGE = "en"
 UNKNOWN = "?"  # a fact a sentence asks for and was not given shows as this rather than failing the answer
 

@@ -198,7 +198,7 @@ def assert_spoken(answer, where):
         assert not bad, f"{where}: {bad} in {sentence!r}"
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
     from service import replay, score, settlement
 
@@ -211,7 +211,7 @@ def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
     assert_spoken(client.get("/v1/rules", headers=headers).get_json(), "presets")
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("preset", ["korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"])
 def test_no_sentence_of_a_simulated_hand_shows_an_identifier(client, lang, preset):
     """Every event, settlement, go/stop decision and refusal of simulated hands, in both languages."""
