@@ -11,7 +11,9 @@ from the code and merges it into every catalog.
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
 ``{player:는}``, and ``fit`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
-with thousands separators, and ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장).
+with thousands separators, ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장), and
+``{n:째}``, ``{n:번째}``, ``{n:th}`` an ordinal (첫째 판, 첫 번째 뽑기, the first draw), ``{n:times}`` how often
+(once, twice), and ``{said:cont}`` a sentence going on after a colon (in lower case).
 Each sentence is read once into a ``Template``; saying it only fills it in.
 """
 
@@ -90,6 +92,23 @@ _FINAL_OF = {
 _VOWELS = frozenset("aeiouy")
 # A small count before a counter (번, 장, 판), as the table says it: 한 번, 두 장; larger ones stay in digits.
 _NATIVE = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
+# Ordinals as the table says them: ``{n:째}`` 첫째 판, 둘째 판; ``{n:번째}`` 첫 번째 뽑기; ``{n:th}`` the first
+# draw. From eleven on, digits (11번째, 11th).
+_ORDINALS = {
+    "째": ("", "첫째", "둘째", "셋째", "넷째", "다섯째", "여섯째", "일곱째", "여덟째", "아홉째", "열째"),
+    "번째": ("", *(f"{n} 번째" for n in ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"))),
+    "th": ("", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"),
+}
+
+
+def _ordinal(n: int, spec: str) -> str:
+    words = _ORDINALS[spec]
+    if 0 < n < len(words):
+        return words[n]
+    if spec == "th":
+        last = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{last}"
+    return f"{n}번째"
 
 
 @lru_cache(maxsize=4096)  # the words a sentence names repeat: players, cards, months
@@ -101,6 +120,12 @@ def fit(word: str, spec: str) -> str:
         return f"{int(word):,}"
     if spec == "한" and word.isdigit():
         return _NATIVE[int(word)] if 0 < int(word) < len(_NATIVE) else word
+    if spec in _ORDINALS and word.isdigit():
+        return _ordinal(int(word), spec)
+    if spec == "times" and word.isdigit():  # how often, in English: once, twice, 3 times
+        return {"1": "once", "2": "twice"}.get(word, f"{word} times")
+    if spec == "cont":  # a sentence said after a colon goes on in lower case (not "UTF-8", "A", "B's")
+        return word[:1].lower() + word[1:] if word[1:2].islower() else word
     return word + _particle(word, spec)
 
 

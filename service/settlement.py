@@ -239,7 +239,7 @@ def sale_json(w: Words, sale: Sale, stake: int) -> dict[str, Any]:
         "month": sale.month,
         "value": sale.value,
         "amount": sale.value * stake,
-        "reason": words.sale_reason(w, sale),
+        "reason": words.sale_reason(w, sale, stake),
     }
 
 

@@ -34,7 +34,12 @@ PARTICLES = {
     "라",
     ",",
     "한",
-}  # "," = 4,400; "한" = 한 번
+    "째",
+    "번째",
+    "th",
+    "times",
+    "cont",
+}  # "," = 4,400; "한" = 한 번; "째", "번째", "th": 첫째, 첫 번째, first
 
 
 def _read(path: Path):
@@ -250,7 +255,7 @@ def test_schema_messages_follow_the_language_and_keep_their_paths(client):
     }
     en, ko = answers["en"]["errors"], answers["ko"]["errors"]
     assert set(en) == set(ko) and len(en) >= 6
-    assert en["players.0.go_count"] == ["Must be greater than or equal to 0 and less than or equal to 20."]
+    assert en["players.0.go_count"] == ["Must be from 0 to 20."]  # words review r3 m13
     assert ko["players.0.go_count"] == ["0 이상 20 이하여야 합니다."]
     assert en["players.0.captured.1"] == ["Not a card id."] and ko["players.0.captured.1"] == ["화투패 ID가 아닙니다."]
     assert en["extra"] == ["Unknown field."] and ko["extra"] == ["알 수 없는 항목입니다."]

@@ -47,15 +47,17 @@ def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
     nagari = next(c for c in en["payments"][0]["checks"] if c["rule"] == "nagari")
     assert (nagari["factor"], nagari["facts"]["cap"]) == (4, 4)
     assert reason(en, "nagari") == "3 nagari hands just before this one; the carry is capped at ×4"
-    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 3판 있었지만, 나가리 배수는 4배까지만 칩니다 (상한)"
+    assert (
+        reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 세 판 있었지만, 나가리 배수는 4배까지만 칩니다 (상한)"
+    )  # r3 U4
     body = two({"captured": EIGHT}, {"captured": SAFE_B}, {"preset": "korean-2p", "nagari_multiplier": 3})
     en, ko = both(client, "/v1/settle", {**body, "nagari_streak": 2})
     assert reason(en, "nagari") == "2 nagari hands just before this one: ×3 each, ×9 in all"
-    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 2판 있었습니다: 3배씩 두 번 = 9배"
+    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 두 판 있었습니다: 3배씩 두 번 = 9배"  # r3 U4
     nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
     en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
     assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
-    assert ko["explanation"][-1] == "다음 판은 나가리 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
+    assert ko["explanation"][-1] == "다음 판은 나가리 다음 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
 
 
 def test_m2_a_pibak_reason_says_what_the_losers_cup_counted_as(client):
@@ -90,9 +92,10 @@ def test_m3_only_a_lone_loser_is_the_only_loser(client):
 def test_m4_the_second_two_junk_bonus_card_is_named_as_such(client):
     en, ko = both(client, "/v1/replay", game("error-bonus-not-in-play-2p-hidden"))
     assert (
-        en["detail"] == "These rules play one 2-junk bonus card: a second Bonus card (2 junk) is left out of the deck"
+        en["detail"]
+        == "These rules play one 2-junk bonus card: 2-junk bonus card (second) is left out of the deck"
     )
-    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 두 번째 보너스 투피는 쓰지 않습니다"
+    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 보너스 투피 (둘째 장)은 쓰지 않습니다"
     # where no 2-junk card is played the card is named as before
     chips = post(client, "/v1/score", {"rules": "chips-2p", "cards": ["bonus-2b"]}, "en")
     assert chips["detail"].endswith("is a bonus card these rules leave out of the deck")
@@ -299,7 +302,7 @@ def test_u16_english_money_and_choices_read_as_english(client):
     bad = post(client, "/v1/score", {"rules": {"preset": "korean-2p", "gobak": "triple"}, "cards": []}, "en")
     assert (
         bad["detail"]
-        == "'triple' is not a choice for what gobak does (the choices: none, double, pays-all, pays-all-double)"
+        == "'triple' is not a choice for what gobak does (the choices: none, double, pays-all or pays-all-double)"
     )
     unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
     assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"
@@ -407,7 +410,7 @@ def test_r2_m3_a_balance_not_given_is_not_an_empty_purse(client):
     body = {"rules": "korean-2p", "people": ["A", "B"], "balances": {"A": 100}, "hands": []}
     en, ko = evening(client, body, "en"), evening(client, body, "ko")
     assert en["detail"] == "No balance is given for B: give everyone's, or nobody's"
-    assert ko["detail"] == "B의 가진 돈이 적혀 있지 않습니다: 모두의 가진 돈을 적거나, 아무의 것도 적지 않습니다"
+    assert ko["detail"] == "B가 가진 돈이 적혀 있지 않습니다: 가진 돈은 모두 적거나 아무도 적지 마세요"  # r3 U6
 
 
 def test_r2_m5_a_negative_count_names_whose_it_is(client):
@@ -440,7 +443,7 @@ def test_r2_u1_the_ledgers_money_in_won_and_with_thousands(client):
         "A는 3,000원을 잃었고, 남은 돈은 0원입니다",
         "B는 3,000원을 땄고, 남은 돈은 5,000원입니다",
         "다음 판은 B가 선입니다",  # U5: a sentence, not a label
-        "마지막 셈: A가 B에게 3,000원을 줍니다",
+        "최종 정산: A가 B에게 3,000원을 줍니다",  # r3 U3
     ]
     all_in = (
         "A는 6,400원을 내야 하는데 가진 돈이 3,000원뿐이라 3,000원만 내고, 나머지 3,400원은 없던 것으로 합니다 (올인)"
@@ -463,7 +466,7 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     assert push["reason"] == "이번 판에 기다리던 밀기가 한 번 있습니다: 밀기마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
     assert evening(client, twice, "ko")["detail"] == (
-        "2번째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"
+        "둘째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"  # r3 U1
     )
 
 
@@ -483,8 +486,7 @@ def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
     }
     ko = post(client, "/v1/settle", body, "ko")
     assert ko["sale"]["reason"] == (
-        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점, 족보 3점에 공산 석 장이라 두 배입니다. "
-        "B, C에게서 14점씩 받습니다"
+        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점과 족보 3점에 공산 석 장이라 두 배: B와 C에게서 14점씩 받습니다"
     )
 
 
@@ -493,7 +495,7 @@ def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
     (ppuk,) = [e for e in ko["events"] if e["type"] == "ppuk"]
     assert ppuk["detail"] == (
         "A가 벚꽃 광을 벚꽃 띠에 붙였는데 뒤집은 벚꽃 피도 같은 달이라 뻑이 났습니다. 석 장은 바닥에 그대로 남고 "
-        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피는 뻑과 함께 남아 이 뻑을 먹는 사람이 가져갑니다"
+        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피 (첫째 장)은 뻑과 함께 남아 이 뻑을 먹는 사람이 가져갑니다"
     )
 
 
@@ -503,22 +505,22 @@ def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
         # U9: a word after the end of a move
         (
             ("A 2A 10J", "A 2A 10J 11J"),
-            "The move should end here, but 11J follows",
+            "the move should end here, but 11J follows",
             "수는 여기서 끝나야 하는데 11J가 더 있습니다",
         ),
         # T3: "cards belongs"
-        (("A 1J 12D", "A shake"), "The line ends where cards should be", "패가 와야 할 자리에서 줄이 끝났습니다"),
+        (("A 1J 12D", "A shake"), "the line ends where cards should be", "패가 와야 할 자리에서 줄이 끝났습니다"),
         # T3: a knob's name is no noun phrase after "the house rule"
         (
             ("[Rules korean-2p]", "[Rules korean-2p gobak=double gobak=none]"),
-            "The Rules tag sets what gobak does twice",
+            "the Rules tag sets what gobak does twice",
             "Rules 태그에 고박 방식 규칙을 두 번 썼습니다",
         ),
         # T2: a space before the bracket
         (
             ("[Players A B]", "[Players A B]\n[Players A B]"),
-            "The tag Players is given twice (first on line 2)",
-            "Players 태그를 두 번 썼습니다 (처음은 2번째 줄)",
+            "the tag Players is given twice (first on line 2)",
+            "Players 태그를 두 번 썼습니다 (처음은 2줄)",
         ),
     ],
 )
