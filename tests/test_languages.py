@@ -10,7 +10,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from babel.messages.pofile import read_po, write_po
 
 from tests.conftest import ROOT
@@ -100,3 +102,143 @@ print(json.dumps({
         timeout=600,
     )
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+# --- 简体中文 and 日本語: their answers in their own words (issue 28) ---------------------------------------------
+
+# The only Latin a zh or ja answer may carry besides card ids, player names and codes: the calls the seeds write
+# in Latin (Go, Stop), the names of the request's fields a refusal points to, and the names of formats.
+LATIN_ALLOWED = {
+    "Go",
+    "Stop",
+    "JSON",
+    "HTTP",
+    "UTF-8",
+    "RFC",
+    "ID",
+    "null",
+    "true",
+    "false",
+    "text/plain",
+    "application/json",
+    "charset",
+    "utf-8",
+    "Content-Length",
+    "Allow",
+    "Expect",
+    "Players",
+    "Layout",
+    "Rules",
+}
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+-]*[A-Za-z0-9]|[A-Za-z]")
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+NEW_LANGUAGES = [lang for lang in ("zh", "ja") if (ROOT / "service" / "locale" / lang).is_dir()]
+
+
+def _allowed() -> set[str]:
+    from engine import CARDS, KNOBS, PRESETS
+    from service.codes import CODES
+    from service.sentences.problems import HTTP_REFUSALS, REFUSALS
+    from tests.test_i18n import SENTENCE_FIELDS
+
+    names = {c.id for c in CARDS} | set(KNOBS) | set(PRESETS) | set(CODES) | set(SENTENCE_FIELDS)
+    names |= {key for refusal in (*REFUSALS, *HTTP_REFUSALS) for key in refusal}
+    names |= {value for knob in KNOBS.values() for value in knob.choices}
+    names |= {"hand_index", "last_go", "presets", "choices", "errors", "line", "column", "why", "hand"}
+    return names | LATIN_ALLOWED | {part for n in names for part in re.split(r"[-_]", n)}
+
+
+def assert_in_own_words(answer: Any, players: set[str], where: str) -> None:
+    from tests.test_i18n import _sentences
+
+    allowed = _allowed() | players
+    for sentence in _sentences(answer):
+        assert not _HANGUL.search(sentence), f"{where}: Korean in {sentence!r}"
+        foreign = [t for t in _LATIN.findall(sentence) if t not in allowed]
+        assert not foreign, f"{where}: {foreign} in {sentence!r}"
+
+
+def _strings(node: Any) -> Any:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+@pytest.mark.parametrize("lang", NEW_LANGUAGES)
+def test_a_new_language_answers_in_its_own_words(client, lang):
+    """Every example, refusal and simulated hand in zh and ja: no Korean, and no English outside card ids,
+    player names, codes and the Latin the game's own texts keep (Go, Stop)."""
+    from engine.simulate import simulate
+    from service import replay, score, settlement
+    from service.evening import EXAMPLES as EVENINGS
+
+    headers = {"Accept-Language": lang}
+    players = {"A", "B", "C", "D", "E"}
+
+    def check(path: str, body: Any, where: str) -> dict[str, Any]:
+        answer = client.post(path, json=body, headers=headers)
+        assert answer.headers["Content-Language"] == lang
+        said = answer.get_json()
+        assert_in_own_words(said, players | set(_strings(body)), where)  # what was sent may be echoed as a fact
+        return said
+
+    check("/v1/score", score.EXAMPLE, "score")
+    for name, body in settlement.EXAMPLES.items():
+        check("/v1/settle", body, name)
+    for name, body in replay.examples().items():
+        check("/v1/replay", body, name)
+    for name, body in EVENINGS.items():
+        check("/v1/evening", body, name)
+    for preset in ("korean-2p", "korean-3p", "chips-3p"):
+        for seed in range(8):
+            body = simulate(preset, seed)
+            check("/v1/replay", body, f"{preset} {seed}")
+            calls = [i for i, m in enumerate(body["moves"]) if "call" in m]
+            if calls:
+                check("/v1/replay", {**body, "moves": body["moves"][: calls[0]]}, f"{preset} {seed} at the call")
+            if body["moves"]:
+                wrong = {**body["moves"][0], "player": body["players"][-1]}
+                check("/v1/replay", {**body, "moves": [wrong]}, f"{preset} {seed} refused")
+    for body in (
+        {"cards": ["jan-brite"], "rules": "korean-2p"},
+        {"rules": "korean-9p", "cards": []},
+        {"cards": 7, "extra": 1},
+    ):
+        check("/v1/score", body, f"refused {body}")
+    rules = client.get("/v1/rules", headers=headers).get_json()
+    assert_in_own_words(
+        {"explanation": [k["label"] for k in rules["knobs"]] + [p["description"] for p in rules["presets"]]},
+        set(),
+        "knob labels",
+    )
+    page = client.get("/v1/words").get_json()["words"][lang]
+
+    def leaves(node: Any) -> Any:
+        if isinstance(node, dict):
+            for value in node.values():
+                yield from leaves(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from leaves(value)
+        else:
+            yield node
+
+    words = [re.sub(r"\{\w+\}", "", word) for word in leaves(page)]  # the page fills its placeholders
+    assert_in_own_words({"explanation": words}, {"A", "B", "C"}, "the page's words")
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"), [("zh-CN", "zh"), ("zh-Hans", "zh"), ("zh-Hans-CN,zh;q=0.9", "zh"), ("ja-JP", "ja")]
+)
+def test_chinese_and_japanese_are_negotiated(header, lang):
+    from service.i18n import negotiate
+
+    if lang not in NEW_LANGUAGES:
+        pytest.skip(f"no {lang} folder yet")
+    assert negotiate(header) == lang
