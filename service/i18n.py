@@ -101,6 +101,13 @@ _ORDINALS = {
 }
 
 
+# The words an English sentence of the catalog opens with that are not names, so go on in lower case after a colon.
+_SENTENCE_OPENERS = frozenset(
+    "The There These This That An No Nothing Nobody Not In It Its Send Say Give Only Every Each Under After When "
+    "Where Which Who What Two Several More Some".split()
+)
+
+
 def _ordinal(n: int, spec: str) -> str:
     words = _ORDINALS[spec]
     if 0 < n < len(words):
@@ -124,8 +131,9 @@ def fit(word: str, spec: str) -> str:
         return _ordinal(int(word), spec)
     if spec == "times" and word.isdigit():  # how often, in English: once, twice, 3 times
         return {"1": "once", "2": "twice"}.get(word, f"{word} times")
-    if spec == "cont":  # a sentence said after a colon goes on in lower case (not "UTF-8", "A", "B's")
-        return word[:1].lower() + word[1:] if word[1:2].islower() else word
+    if spec == "cont":  # a sentence said after a colon goes on in lower case; a name (Pine junk, A) keeps its own
+        first = word.split(" ", 1)[0]
+        return word[:1].lower() + word[1:] if first in _SENTENCE_OPENERS else word
     return word + _particle(word, spec)
 
 

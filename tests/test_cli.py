@@ -213,7 +213,7 @@ def test_a_validation_error_lists_each_field(capsysbinary, tmp_path, wide):
     status, out, _ = run(capsysbinary, "settle", "--lang", "en", write(tmp_path, {**SETTLE, "stake": -1, "winner": 3}))
     text = out.decode()
     assert status == 1 and text.startswith("refused (422 validation-error)\n")
-    assert re.search(r"^stake\s+Must be greater than or equal to 0", text, re.M)
+    assert re.search(r"^stake\s+Must be from 0 to 1,000,000,000\.", text, re.M)
     assert re.search(r"^winner\s+Not a valid string\.$", text, re.M)
 
 
