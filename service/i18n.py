@@ -103,8 +103,38 @@ _ORDINALS = {
 
 # The words an English sentence of the catalog opens with that are not names, so go on in lower case after a colon.
 _SENTENCE_OPENERS = frozenset(
-    "The There These This That An No Nothing Nobody Not In It Its Send Say Give Only Every Each Under After When "
-    "Where Which Who What Two Several More Some".split()
+    [
+        "The",
+        "There",
+        "These",
+        "This",
+        "That",
+        "An",
+        "No",
+        "Nothing",
+        "Nobody",
+        "Not",
+        "In",
+        "It",
+        "Its",
+        "Send",
+        "Say",
+        "Give",
+        "Only",
+        "Every",
+        "Each",
+        "Under",
+        "After",
+        "When",
+        "Where",
+        "Which",
+        "Who",
+        "What",
+        "Two",
+        "Several",
+        "More",
+        "Some",
+    ]
 )
 
 

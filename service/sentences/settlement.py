@@ -309,7 +309,7 @@ REDEAL = Say(N_("Redeal: the deal does not count; nobody pays and nothing carrie
 NAGARI = (
     Say(
         N_("Nagari: the hand has no winner, so nobody pays the stake (the brights sold are paid apart)"),
-        when=lambda f: f.get("sold"),
+        when=lambda f: bool(f.get("sold")),
     ),
     Say(
         N_("Nagari: the hand has no winner, so nobody pays (the {count:th} nagari in a row)"),
