@@ -132,7 +132,7 @@ LATIN_ALLOWED = {
 }
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+-]*[A-Za-z0-9]|[A-Za-z]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
-NEW_LANGUAGES = [lang for lang in ("zh", "ja") if (ROOT / "service" / "locale" / lang).is_dir()]
+NEW_LANGUAGES = [lang for lang in ("zh", "ja") if (ROOT / "service" / "locale" / lang).is_dir()]  # no Latin script
 
 
 def _allowed() -> set[str]:
