@@ -1427,7 +1427,11 @@ def test_switching_language_asks_again_for_what_is_on_the_page(table):
         return answer.json()["explanation"]
 
     assert t.page.locator(".explanation li").all_inner_texts() == ask("ko")
-    t.click('[data-key="lang"]')
+    # the chooser offers every language of the service, each by its own name
+    offered = t.page.eval_on_selector_all('[data-key="lang"] option', "os => os.map(o => [o.value, o.textContent])")
+    assert dict(offered) == requests.get(t.base + "/v1/words", timeout=5).json()["languages"]
+    assert {"en", "ko"} <= dict(offered).keys()
+    t.page.select_option('[data-key="lang"]', "en")
     # the ruling is not left half Korean on an English page
     t.page.wait_for_function(
         "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("en")[0]
