@@ -271,7 +271,7 @@ def settlement_json(
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,
         "payments": payments,
-        "explanation": words.explanation(w, s, rules),
+        "explanation": words.explanation(w, s, rules, stake),
     }
     if s.sale is not None:
         out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake)

@@ -361,10 +361,11 @@ def base_sum(s: Settlement) -> str:
     return f"({added}) × {s.doubling}" if s.gos_added else f"{added} × {s.doubling}"
 
 
-def explanation(w: Words, s: Settlement, rules: RuleSet | None = None) -> list[str]:
-    """The settlement told line by line: how the base is reached, then what each loser pays and why."""
+def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: int | None = None) -> list[str]:
+    """The settlement told line by line: how the base is reached, then what each loser pays and why. ``stake``:
+    the hand's, where the settlement does not carry it (a nagari's), for the money of a sale."""
     # the sale is paid at the deal, whatever comes of the hand
-    sold = [sale_reason(w, s.sale, s.stake)] if s.sale is not None else []
+    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake)] if s.sale is not None else []
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
