@@ -20,7 +20,7 @@ from marshmallow import fields
 
 from engine import CARDS, ENGINE_VERSION, KNOBS, PRESETS, RuleSet
 
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, native_name, request_words
 from .problems import Refusal
 from .schemas import Named, RulesSchema, Strict
 from .sentences import catalogs as words
@@ -97,11 +97,12 @@ class WordsResponse(Strict):
         required=True,
         metadata={"description": "each language's tag -> its own name (the chooser of languages), the default first"},
     )
+    lang = fields.String(required=True, metadata={"description": "the language of the words"})
     words = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),
         required=True,
-        metadata={"description": "each language's tag -> the page's words in it, keyed as the page asks for them"},
+        metadata={"description": "that language's tag -> the page's words in it, keyed as the page asks for them"},
     )
 
 
@@ -164,10 +165,12 @@ def presets_json(lang: str) -> dict[str, Any]:
     }
 
 
-def words_json() -> dict[str, Any]:
-    """The page's words in every language of the service, and each language's own name."""
-    said = {lang: page_words(w) for lang, w in LANGUAGES.items()}
-    return {"languages": {lang: words["language"] for lang, words in said.items()}, "words": said}
+NATIVE_NAMES = {lang: native_name(lang) for lang in LANGUAGES}
+
+
+def words_json(lang: str) -> dict[str, Any]:
+    """The page's words in one language, and every language's own name (for the chooser)."""
+    return {"languages": dict(NATIVE_NAMES), "lang": lang, "words": {lang: page_words(LANGUAGES[lang])}}
 
 
 class _Made:
@@ -195,8 +198,8 @@ def blueprint() -> Blueprint:
     cards_made = _Made(cards)
     presets_made = {lang: _Made(body) for lang, body in presets.items()}
     preset_made = {name: _Made(rules.asdict()) for name, rules in PRESETS.items()}
-    page = words_json()
-    words_made = _Made(page)
+    page = {lang: words_json(lang) for lang in LANGUAGES}
+    words_made = {lang: _Made(body) for lang, body in page.items()}
     blp = Blueprint("catalogs", __name__, url_prefix="/v1", description="The deck and the rule presets")
     cached = {"description": "the catalog changes only with a release", "schema": {"type": "string"}}
     validators = {
@@ -229,21 +232,23 @@ def blueprint() -> Blueprint:
         200,
         schema=WordsResponse,
         success=True,
-        description="the page's words in every language",
+        description="the page's words in the asked language, and the name of every language",
         example={
-            "languages": {lang: said["language"] for lang, said in page["words"].items()},
+            **page[DEFAULT_LANGUAGE],
             "words": {
-                lang: {key: said[key] for key in ("language", "title", "nav")} for lang, said in page["words"].items()
+                DEFAULT_LANGUAGE: {k: page[DEFAULT_LANGUAGE]["words"][DEFAULT_LANGUAGE][k] for k in ("title", "nav")}
             },
         },
         headers=validators,
     )
     @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
     def list_words() -> ResponseReturnValue:
-        """The table page's words (its labels, buttons and hints) in every language of the service, from the same
-        catalogs as the answers' sentences, and each language's own name for a chooser of languages. A word's
-        `{name}` placeholders are left for the page to fill."""
-        return _cacheable(words_made)
+        """The table page's words (its labels, buttons and hints) in one language, from the same catalogs as the
+        answers' sentences, and every language's own name for a chooser of languages: `?lang=` if it names a
+        language of the service, else the one Accept-Language asks for. A word's `{name}` placeholders are left
+        for the page to fill."""
+        lang = request.args.get("lang", "")
+        return _cacheable(words_made.get(lang) or words_made[request_words().lang])
 
     @blp.route("/rules", methods=["GET"])
     @blp.doc(operationId="listPresets")

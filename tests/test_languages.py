@@ -217,7 +217,7 @@ def test_a_new_language_answers_in_its_own_words(client, lang):
         set(),
         "knob labels",
     )
-    page = client.get("/v1/words").get_json()["words"][lang]
+    page = client.get(f"/v1/words?lang={lang}").get_json()["words"][lang]
 
     def leaves(node: Any) -> Any:
         if isinstance(node, dict):

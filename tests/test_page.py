@@ -1581,7 +1581,11 @@ def test_page_words_agree_with_the_catalogs(browser, server, rules_md):
     page = context.new_page()
     page.goto(server + "/#settle")
     page.wait_for_selector("body[data-ready]")
-    words = page.evaluate("async () => (await import('/table/js/words.js')).WORDS")
+    held = page.evaluate("async () => (await import('/table/js/words.js')).WORDS")
+    words = {
+        lang: requests.get(f"{server}/v1/words?lang={lang}", timeout=5).json()["words"][lang] for lang in ("ko", "en")
+    }
+    assert held["ko"] == words["ko"], "the page holds the words of its language, from GET /v1/words"
     # every card's accessible name is the catalog's name for it
     cards = {c["id"]: c["names"]["ko"] for c in requests.get(server + "/v1/cards", timeout=5).json()["cards"]}
     labels = page.eval_on_selector_all(

@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { app } from "./app.js";
 import { setCatalog } from "./cards.js";
 import { load, save } from "./store.js";
-import { LANGUAGES, pickLanguage, setLanguage, language, t } from "./words.js";
+import { LANGUAGES, pickLanguage, setLanguage, useLanguage, language, t } from "./words.js";
 import * as settle from "./settle.js";
 import * as live from "./live.js";
 import * as ledger from "./ledger.js";
@@ -31,10 +31,10 @@ function header(current) {
       // in the sticky header, so it is in sight wherever the person was when the service could not be reached
       app.offline ? offlineBanner() : h("select", {
         class: "lang", "data-key": "lang", "aria-label": t("language_label"),
-        onchange: (event) => {
+        onchange: async (event) => {
           const next = event.target.value;
           save("lang", next);
-          setLanguage(next);
+          await useLanguage(next);
           app.rerender();
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();

@@ -2,6 +2,8 @@
 // answers' sentences (service/locale/<lang>/, one folder a language), with each language's own name for the
 // chooser. Card names come from GET /v1/cards. The module waits for them before any view asks for a word.
 
+import { load } from "./store.js";
+
 // What the page says when it cannot reach the service to ask for its words (a first visit offline): the only
 // words it holds itself, in the default language.
 const UNREACHABLE = {
@@ -13,17 +15,26 @@ const UNREACHABLE = {
   },
 };
 
-async function fetchWords() {
+// The language asked for first: the one chosen on this device (main.js saves it as "lang"), else the
+// browser's, which the service negotiates from Accept-Language.
+function chosen() {
+  return load("lang", () => "") || "";
+}
+
+async function fetchWords(wanted) {
   try {
-    const response = await fetch("/v1/words", { headers: { Accept: "application/json" } });
+    const response = await fetch("/v1/words" + (wanted ? "?lang=" + encodeURIComponent(wanted) : ""), {
+      headers: { Accept: "application/json", "Accept-Language": (navigator.languages || []).join(",") || "en" },
+    });
     if (response.ok) return await response.json();
   } catch {
     // offline, and no copy kept by the service worker
   }
-  return { languages: { en: "English" }, words: UNREACHABLE };
+  return null;
 }
 
-const fetched = await fetchWords();
+const fetched = (await fetchWords(chosen())) || { languages: { en: "English" }, words: UNREACHABLE };
+// the page's words, by language: the one asked for at start; another is fetched when it is chosen (useLanguage)
 export const WORDS = fetched.words;
 // each language's tag -> its own name ("한국어"), the default first
 export const LANGUAGES = fetched.languages;
@@ -38,6 +49,15 @@ export function pickLanguage(saved, browserLanguages) {
     if (base in WORDS) return base;
   }
   return DEFAULT;
+}
+
+// Choose a language, fetching its words first if the page does not hold them yet.
+export async function useLanguage(value) {
+  if (!(value in WORDS)) {
+    const got = await fetchWords(value);
+    if (got && got.words[value]) WORDS[value] = got.words[value];
+  }
+  setLanguage(value in WORDS ? value : lang);
 }
 
 export function setLanguage(value) {
