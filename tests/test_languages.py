@@ -242,3 +242,18 @@ def test_chinese_and_japanese_are_negotiated(header, lang):
     if lang not in NEW_LANGUAGES:
         pytest.skip(f"no {lang} folder yet")
     assert negotiate(header) == lang
+
+
+def test_every_languages_rule_book_keeps_the_english_sections():
+    """A citation "RULES.md 8.3" opens the same section in every language's book (/rules?lang=..#8.3)."""
+    from service.api.rulebook import find_books
+
+    books = find_books()
+    assert {"en", "ko", *NEW_LANGUAGES} <= set(books)
+
+    def sections(lang: str) -> list[str]:
+        text = books[lang].read_text(encoding="utf-8")
+        return re.findall(r"^#{2,3} (\d+(?:\.\d+)?)\.?\s", text, re.M)
+
+    for lang in books:
+        assert sections(lang) == sections("en"), lang
