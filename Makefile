@@ -86,7 +86,7 @@ perft: $(VENV)/.installed-dev
 # Re-extract the English sentences into the catalog template and merge it into every language's catalog
 # (a test fails when the template is stale or a catalog lacks a translation). See docs/contributing.md "Adding a language".
 # The sentences' template from the code (tests/test_i18n.py runs the same EXTRACT into a scratch file)
-EXTRACT := pybabel extract --no-default-keywords -k N_ -k say -k plural:1,2 --no-location --omit-header --sort-output
+EXTRACT := pybabel extract --no-default-keywords -k N_ -k P_:1c,2 -k say -k plural:1,2 --no-location --omit-header --sort-output
 messages: $(VENV)/.installed-dev
 	$(BIN)/$(EXTRACT) -o service/locale/messages.pot service/sentences
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i service/locale/messages.pot -d service/locale

@@ -233,7 +233,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     asks = argparse.ArgumentParser(add_help=False)
     asks.add_argument("--url", default=os.environ.get("GOSTOP_URL"), help="a running service (default: offline)")
-    asks.add_argument("--lang", choices=LANGUAGES, default=language_from_environment(), help="ko or en")
+    asks.add_argument("--lang", choices=LANGUAGES, default=language_from_environment(), help=", ".join(LANGUAGES))
     asks.add_argument("--json", action="store_true", help="print exactly what the API answers")
     asks.add_argument("--timeout", type=float, default=10.0, help="seconds per request to --url (default 10)")
     given = argparse.ArgumentParser(add_help=False)

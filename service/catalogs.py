@@ -20,19 +20,29 @@ from marshmallow import fields
 
 from engine import CARDS, ENGINE_VERSION, KNOBS, PRESET_SOURCES, PRESETS, RuleSet
 
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, request_words
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, native_name, request_words
 from .problems import Refusal
 from .schemas import Named, RulesSchema, Strict
 from .sentences import catalogs as words
+from .sentences.page import page_words
 
-__all__ = ["CardsResponse", "Echo", "PresetsResponse", "blueprint", "cards_json", "echo", "presets_json"]
+__all__ = [
+    "CardsResponse",
+    "Echo",
+    "PresetsResponse",
+    "WordsResponse",
+    "blueprint",
+    "cards_json",
+    "echo",
+    "presets_json",
+    "words_json",
+]
 
 MAX_AGE = 3600  # seconds a client may keep a catalog without asking again (it changes only with a release)
 
 
-class CardNamesOut(Strict):
-    en = fields.String(required=True)
-    ko = fields.String(required=True)
+# a card's name in each language of the service: one field per folder of service/locale
+CardNamesOut = Strict.from_dict({lang: fields.String(required=True) for lang in LANGUAGES}, name="CardNamesOut")
 
 
 class CardOut(Strict):
@@ -99,6 +109,22 @@ class PresetsResponse(Strict):
         fields.Nested(KnobOut),
         required=True,
         metadata={"description": "every house rule a rules object may set, in the order of RULES.md 10"},
+    )
+
+
+class WordsResponse(Strict):
+    languages = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "each language's tag -> its own name (the chooser of languages), the default first"},
+    )
+    lang = fields.String(required=True, metadata={"description": "the language of the words"})
+    words = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={"description": "that language's tag -> the page's words in it, keyed as the page asks for them"},
     )
 
 
@@ -171,6 +197,14 @@ def presets_json(lang: str) -> dict[str, Any]:
     }
 
 
+NATIVE_NAMES = {lang: native_name(lang) for lang in LANGUAGES}
+
+
+def words_json(lang: str) -> dict[str, Any]:
+    """The page's words in one language, and every language's own name (for the chooser)."""
+    return {"languages": dict(NATIVE_NAMES), "lang": lang, "words": {lang: page_words(LANGUAGES[lang])}}
+
+
 class _Made:
     """An answer made once: its bytes and their ETag."""
 
@@ -196,6 +230,8 @@ def blueprint() -> Blueprint:
     cards_made = _Made(cards)
     presets_made = {lang: _Made(body) for lang, body in presets.items()}
     preset_made = {name: _Made(rules.asdict()) for name, rules in PRESETS.items()}
+    page = {lang: words_json(lang) for lang in LANGUAGES}
+    words_made = {lang: _Made(body) for lang, body in page.items()}
     blp = Blueprint("catalogs", __name__, url_prefix="/v1", description="The deck and the rule presets")
     cached = {"description": "the catalog changes only with a release", "schema": {"type": "string"}}
     validators = {
@@ -221,6 +257,30 @@ def blueprint() -> Blueprint:
         `double_junk` off. The cup (`sep-animal`) is an animal with the tag `cup`.
         """
         return _cacheable(cards_made)
+
+    @blp.route("/words", methods=["GET"])
+    @blp.doc(operationId="listWords")
+    @blp.alt_response(
+        200,
+        schema=WordsResponse,
+        success=True,
+        description="the page's words in the asked language, and the name of every language",
+        example={
+            **page[DEFAULT_LANGUAGE],
+            "words": {
+                DEFAULT_LANGUAGE: {k: page[DEFAULT_LANGUAGE]["words"][DEFAULT_LANGUAGE][k] for k in ("title", "nav")}
+            },
+        },
+        headers=validators,
+    )
+    @blp.alt_response(304, description="the client's copy (If-None-Match) is current", success=True)
+    def list_words() -> ResponseReturnValue:
+        """The table page's words (its labels, buttons and hints) in one language, from the same catalogs as the
+        answers' sentences, and every language's own name for a chooser of languages: `?lang=` if it names a
+        language of the service, else the one Accept-Language asks for. A word's `{name}` placeholders are left
+        for the page to fill."""
+        lang = request.args.get("lang", "")
+        return _cacheable(words_made.get(lang) or words_made[request_words().lang])
 
     @blp.route("/rules", methods=["GET"])
     @blp.doc(operationId="listPresets")

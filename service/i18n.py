@@ -1,25 +1,31 @@
 """The languages of the answers: gettext catalogs read with Babel, one per language, chosen per request.
 
 English is the source language: the English sentences are the message ids, written once, in
-``service/sentences.py``. Every other language is one catalog, ``service/locale/<lang>/LC_MESSAGES/
-messages.po``; the catalogs are read and compiled in memory when the service starts, so adding a language
-is adding its file (docs/contributing.md, "Adding a language"). ``make messages`` re-extracts the template
-``service/locale/messages.pot`` from the code and merges it into every catalog.
+``service/sentences/``. A language is one folder, ``service/locale/<lang>/``: its catalog
+(``LC_MESSAGES/messages.po``: the answers, the problem pages, the knob labels, the page's words and the
+command's words, one entry per concept) and its rule book (``RULES.md``). The languages are the folders found
+when the service starts (English, the default, is the only one named in code), so adding a language is adding
+its folder (docs/LANGUAGES.md). ``make messages`` re-extracts the template ``service/locale/messages.pot``
+from the code and merges it into every catalog.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
 ``{player:는}``, and ``fit`` picks the right form when the sentence is made; ``{amount:,}`` writes a number
-with thousands separators, and ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장).
+with thousands separators, ``{n:한}`` a small count as the table says it before a counter (한 번, 두 장), and
+``{n:째}``, ``{n:번째}``, ``{n:th}`` an ordinal (첫째 판, 첫 번째 뽑기, the first draw), ``{n:times}`` how often
+(once, twice), and ``{said:cont}`` a sentence going on after a colon (in lower case).
 Each sentence is read once into a ``Template``; saying it only fills it in.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from gettext import NullTranslations
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +40,21 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "P_",
     "Template",
     "Words",
+    "discover",
     "fit",
+    "language_file",
+    "language_links",
+    "native_name",
     "negotiate",
     "request_words",
     "words_for",
 ]
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# the languages' folders; GOSTOP_LOCALE points elsewhere (a test adds a language in a copy)
+LOCALE_DIR = Path(os.environ.get("GOSTOP_LOCALE") or Path(__file__).resolve().parent / "locale")
 DEFAULT_LANGUAGE = "en"
 UNKNOWN = "?"  # a fact a sentence asks for and was not given shows as this rather than failing the answer
 
@@ -50,6 +62,12 @@ UNKNOWN = "?"  # a fact a sentence asks for and was not given shows as this rath
 def N_(message: str) -> str:
     """Mark an English message for the catalogs (``make messages`` extracts it); it is translated when said."""
     return message
+
+
+def P_(context: str, message: str) -> tuple[str, str]:
+    """Mark an English word that means two things (the tab "Check" and the button "Check") with the context
+    that tells them apart (a gettext ``msgctxt``); ``Words.text`` translates the pair."""
+    return (context, message)
 
 
 # A particle, by either of its forms: (after a final consonant, after a vowel).
@@ -74,6 +92,60 @@ _FINAL_OF = {
 _VOWELS = frozenset("aeiouy")
 # A small count before a counter (번, 장, 판), as the table says it: 한 번, 두 장; larger ones stay in digits.
 _NATIVE = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
+# Ordinals as the table says them: ``{n:째}`` 첫째 판, 둘째 판; ``{n:번째}`` 첫 번째 뽑기; ``{n:th}`` the first
+# draw. From eleven on, digits (11번째, 11th).
+_ORDINALS = {
+    "째": ("", "첫째", "둘째", "셋째", "넷째", "다섯째", "여섯째", "일곱째", "여덟째", "아홉째", "열째"),
+    "번째": ("", *(f"{n} 번째" for n in ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"))),
+    "th": ("", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"),
+}
+
+
+# The words an English sentence of the catalog opens with that are not names, so go on in lower case after a colon.
+_SENTENCE_OPENERS = frozenset(
+    [
+        "The",
+        "There",
+        "These",
+        "This",
+        "That",
+        "An",
+        "No",
+        "Nothing",
+        "Nobody",
+        "Not",
+        "In",
+        "It",
+        "Its",
+        "Send",
+        "Say",
+        "Give",
+        "Only",
+        "Every",
+        "Each",
+        "Under",
+        "After",
+        "When",
+        "Where",
+        "Which",
+        "Who",
+        "What",
+        "Two",
+        "Several",
+        "More",
+        "Some",
+    ]
+)
+
+
+def _ordinal(n: int, spec: str) -> str:
+    words = _ORDINALS[spec]
+    if 0 < n < len(words):
+        return words[n]
+    if spec == "th":
+        last = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{last}"
+    return f"{n}번째"
 
 
 @lru_cache(maxsize=4096)  # the words a sentence names repeat: players, cards, months
@@ -85,6 +157,13 @@ def fit(word: str, spec: str) -> str:
         return f"{int(word):,}"
     if spec == "한" and word.isdigit():
         return _NATIVE[int(word)] if 0 < int(word) < len(_NATIVE) else word
+    if spec in _ORDINALS and word.isdigit():
+        return _ordinal(int(word), spec)
+    if spec == "times" and word.isdigit():  # how often, in English: once, twice, 3 times
+        return {"1": "once", "2": "twice"}.get(word, f"{word} times")
+    if spec == "cont":  # a sentence said after a colon goes on in lower case; a name (Pine junk, A) keeps its own
+        first = word.split(" ", 1)[0]
+        return word[:1].lower() + word[1:] if first in _SENTENCE_OPENERS else word
     return word + _particle(word, spec)
 
 
@@ -205,6 +284,13 @@ class Words:
             said = self._words[message] = self.template(message).fill({})
         return said
 
+    def text(self, message: str | tuple[str, str], /) -> str:
+        """A message's translation as written, its placeholders left in (the page fills them itself); a
+        ``P_`` pair is translated in its context."""
+        if isinstance(message, tuple):
+            return self._translations.pgettext(*message)
+        return self._translations.gettext(message)
+
     def plural(self, singular: str, plural: str, n: int, /, **facts: Any) -> str:
         return self.plural_template(singular, plural, n).fill({**facts, "n": n})
 
@@ -221,15 +307,36 @@ def _load(lang: str, path: Path) -> Words:
     return Words(lang, Translations(compiled))
 
 
-def _load_all() -> dict[str, Words]:
+def discover(locale: Path = LOCALE_DIR) -> dict[str, Words]:
+    """Every language of ``locale``: English (the message ids themselves), then each folder holding a catalog,
+    in the order of their tags."""
     found = {DEFAULT_LANGUAGE: Words(DEFAULT_LANGUAGE, NullTranslations())}
-    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")):
+    for po in sorted(locale.glob("*/LC_MESSAGES/messages.po")):
         lang = po.parent.parent.name
         found[lang] = _load(lang, po)
     return found
 
 
-LANGUAGES: dict[str, Words] = _load_all()
+LANGUAGES: dict[str, Words] = discover()
+
+
+def native_name(lang: str) -> str:
+    """A language's own name ("한국어"), as a chooser of languages shows it: its catalog's word for "English"."""
+    return LANGUAGES[lang].text("English")
+
+
+def language_links(lang: str, href: str) -> str:
+    """The HTML links from a page in ``lang`` to the same page in every other language (``href?lang=xx``)."""
+    return " ".join(
+        f'<a href="{href}?lang={other}" hreflang="{other}" lang="{other}">{escape(native_name(other))}</a>'
+        for other in LANGUAGES
+        if other != lang
+    )
+
+
+def language_file(lang: str, name: str, locale: Path = LOCALE_DIR) -> Path:
+    """One of a language's files beside its catalog: ``locale/<lang>/<name>`` (its rule book, RULES.md)."""
+    return locale / lang / name
 
 
 def negotiate(accept_language: str | None) -> str:

@@ -20,11 +20,14 @@ import orjson
 import yaml  # type: ignore[import-untyped]
 from flask import Flask
 
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 from .observability import REQUEST_ID
 
 PUBLISHED = "gostop.openapi"  # app.extensions: {mimetype: (body, etag)}, kept by service.api.docs.publish
 _METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 _WORDY = ("application/json", "application/problem+json")  # answers whose sentences follow Accept-Language
+# the languages of the service, each a folder of service/locale: "en (the default), ko, ..."
+_LANGUAGES_SAID = ", ".join(f"{lang} (the default)" if lang == DEFAULT_LANGUAGE else lang for lang in LANGUAGES)
 _PARAMETERS = {
     "RequestId": {
         "name": REQUEST_ID,
@@ -38,9 +41,9 @@ _PARAMETERS = {
         "name": "Accept-Language",
         "in": "header",
         "required": False,
-        "description": "the language of the answer's sentences (RFC 9110 12.5.4, q-values honoured): en (the "
-        "default) or ko; a tag is read by its primary subtag (ko-KR asks for ko). Only the sentences change: "
-        "codes, ids, numbers and facts are the same in every language",
+        "description": "the language of the answer's sentences (RFC 9110 12.5.4, q-values honoured): "
+        f"{_LANGUAGES_SAID}; a tag is read by its primary subtag (ko-KR asks for ko, zh-Hans for zh). Only the "
+        "sentences change: codes, ids, numbers and facts are the same in every language",
         "schema": {"type": "string"},
         "example": "ko-KR,ko;q=0.9,en;q=0.8",
     },
@@ -51,8 +54,9 @@ _HEADERS = {
         "schema": {"type": "string"},
     },
     "ContentLanguage": {
-        "description": "the language the answer's sentences are in (en or ko), as negotiated from Accept-Language",
-        "schema": {"type": "string", "enum": ["en", "ko"]},
+        "description": f"the language the answer's sentences are in ({_LANGUAGES_SAID}), as negotiated from "
+        "Accept-Language",
+        "schema": {"type": "string", "enum": list(LANGUAGES)},
     },
 }
 

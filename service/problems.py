@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from engine import GoStopError, NotationError, Place
 
 from .codes import CODES, HTTP_CODES, type_of
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, request_words, words_for
+from .i18n import LANGUAGES, Words, language_links, request_words, words_for
 from .schemas import Named, Strict
 from .sentences import problems as words
 
@@ -242,14 +242,13 @@ _PAGE = """<!doctype html>
 <link rel="stylesheet" href="/rules/rules.css">
 </head>
 <body>
-<nav class="language"><a href="{other_href}" hreflang="{other}" lang="{other}">{other_name}</a></nav>
+<nav class="language">{languages}</nav>
 <main>
 {body}
 </main>
 </body>
 </html>
 """
-_OTHER = {"en": ("ko", "한국어"), "ko": ("en", "English")}
 MAX_AGE = 3600
 
 
@@ -262,14 +261,11 @@ class _Page:
 
 
 def _page(lang: str, path: str, title: str, body: str) -> _Page:
-    other, other_name = _OTHER.get(lang, _OTHER[DEFAULT_LANGUAGE])
     return _Page(
         _PAGE.format(
             lang=lang,
             title=escape(title),
-            other_href=f"{path}?lang={other}",
-            other=other,
-            other_name=other_name,
+            languages=language_links(lang, path),
             body=body,
         )
     )

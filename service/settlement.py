@@ -246,7 +246,7 @@ def sale_json(w: Words, sale: Sale, stake: int) -> dict[str, Any]:
         "month": sale.month,
         "value": sale.value,
         "amount": sale.value * stake,
-        "reason": words.sale_reason(w, sale),
+        "reason": words.sale_reason(w, sale, stake),
     }
 
 
@@ -278,7 +278,7 @@ def settlement_json(
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,
         "payments": payments,
-        "explanation": words.explanation(w, s, rules),
+        "explanation": words.explanation(w, s, rules, stake),
     }
     if s.sale is not None:
         out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake)

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from engine import CARDS, KNOBS, PRESETS
+from service.i18n import LANGUAGES
 from tests.http import assert_problem
 from tests.words import name
 
@@ -20,7 +21,7 @@ def test_cards(client):
     assert [c["id"] for c in cards] == [c.id for c in CARDS]
     first = cards[0]
     assert set(first) == {"id", "month", "kind", "junk_units", "tags", "names"}
-    assert set(first["names"]) == {"en", "ko"}
+    assert set(first["names"]) == set(LANGUAGES)
     bonus = cards[-1]
     assert (bonus["id"], bonus["kind"], bonus["month"], bonus["junk_units"]) == ("bonus-3", "bonus", None, 3)
 

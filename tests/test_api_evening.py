@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.simulate import simulate
 from service.answers import LANGUAGES, EveningRequest, evening_answer
+from service.i18n import fit
 from tests.http import assert_problem
 
 # RULES.md 2: three brights without the rain bright (3) and godori (5): 8 points, and only 3 animals (no
@@ -226,7 +227,7 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
         "To settle up, C pays A 42",
     ]
     assert [h["explanation"][0] for h in en["hands"]] == [f"Hand {n}, dealt by {d}" for n, d in enumerate("CBBA", 1)]
-    assert ko["hands"][3]["explanation"][0] == "4번째 판, 선은 A"
+    assert ko["hands"][3]["explanation"][0] == "넷째 판, 선은 A"
     assert en["hands"][0]["explanation"][1:3] == [
         "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays ×2",
         "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays ×2",
@@ -328,7 +329,7 @@ def test_rules_11_a_refusal_in_a_hand_names_it(client, body, code, hand_index, f
     for lang in ("en", "ko"):
         problem = assert_problem(ask(client, body, lang), 422, code)
         assert problem["hand_index"] == hand_index and facts.items() <= problem.items()
-        said = f"In hand number {hand_index + 1}: " if lang == "en" else f"{hand_index + 1}번째 판: "
+        said = f"In hand {hand_index + 1}: " if lang == "en" else f"{fit(str(hand_index + 1), '째')} 판: "
         assert problem["detail"].startswith(said), problem["detail"]
 
 

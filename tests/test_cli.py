@@ -20,7 +20,7 @@ from engine import format_log
 from engine.simulate import simulate
 from gostop import cli
 from gostop.server import Server, free_port
-from gostop.words import WORDS, language_from_environment
+from gostop.words import WORDS, language_from_environment, named
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.xdist_group("programs")
@@ -147,8 +147,11 @@ def test_settle_table_shows_who_pays_whom_and_every_rule_checked_with_its_reason
     assert re.search(rf"^B\s+A\s+{payment['points']}\s+{payment['amount']}\s+gwangbak x2$", text, re.M), text
     for check in payment["checks"]:
         applied = "yes" if check["applied"] else "-"
+        said = re.escape(named(check["rule"], "en"))
         assert re.search(
-            rf"^{check['rule']}\s+{re.escape(applied)}\s+x{check['factor']}\s+{re.escape(check['reason'])}$", text, re.M
+            rf"^{said}\s+{re.escape(applied)}\s+x{check['factor']}\s+{re.escape(check['reason'])}$",
+            text,
+            re.M,
         )
     assert all(f"- {sentence}" in text for sentence in answer["explanation"])
 
@@ -176,8 +179,9 @@ def test_replay_table_counts_moves_from_one_and_ends_with_the_ruling(capsysbinar
     text = out.decode()
     assert status == 0 and text.startswith("finished\n")
     for event in answer["events"]:
+        said = re.escape(named(event["type"], "en"))
         assert re.search(
-            rf"^\s*{event['move_index'] + 1}\s+{event['player']}\s+{event['type']}\s+{re.escape(event['detail'])}$",
+            rf"^\s*{event['move_index'] + 1}\s+{event['player']}\s+{said}\s+{re.escape(event['detail'])}$",
             text,
             re.M,
         )
@@ -212,7 +216,7 @@ def test_a_validation_error_lists_each_field(capsysbinary, tmp_path, wide):
     status, out, _ = run(capsysbinary, "settle", "--lang", "en", write(tmp_path, {**SETTLE, "stake": -1, "winner": 3}))
     text = out.decode()
     assert status == 1 and text.startswith("refused (422 validation-error)\n")
-    assert re.search(r"^stake\s+Must be greater than or equal to 0", text, re.M)
+    assert re.search(r"^stake\s+Must be from 0 to 1,000,000,000\.", text, re.M)
     assert re.search(r"^winner\s+Not a valid string\.$", text, re.M)
 
 

@@ -87,6 +87,7 @@ def test_every_operation_has_a_named_function(client_package):
     names = {p.stem for p in api.glob("*/*.py") if p.stem != "__init__"}
     assert names == {
         "list_cards",
+        "list_words",
         "list_presets",
         "get_preset",
         "score_cards",

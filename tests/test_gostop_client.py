@@ -100,7 +100,7 @@ def test_a_log_in_the_text_notation_is_sent_as_text(service):
             client.replay(text.replace("[Players", "[Player"))
         assert (refused.value.status, refused.value.code) == (422, "bad-notation")
         assert refused.value.facts["why"] == "unknown-tag" and refused.value.facts["line"] == 2
-        assert refused.value.detail.startswith("2번째 줄 2번째 칸: ")
+        assert refused.value.detail.startswith("2줄 2칸: ")
         with pytest.raises(ProblemError) as refused:
             client.replay(format_log(ILLEGAL))
         first_move = format_log(ILLEGAL).split("\n").index("") + 2  # after the blank line that ends the header

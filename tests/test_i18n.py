@@ -34,7 +34,12 @@ PARTICLES = {
     "라",
     ",",
     "한",
-}  # "," = 4,400; "한" = 한 번
+    "째",
+    "번째",
+    "th",
+    "times",
+    "cont",
+}  # "," = 4,400; "한" = 한 번; "째", "번째", "th": 첫째, 첫 번째, first
 
 
 def _read(path: Path):
@@ -198,7 +203,7 @@ def assert_spoken(answer, where):
         assert not bad, f"{where}: {bad} in {sentence!r}"
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
     from service import replay, score, settlement
 
@@ -211,7 +216,7 @@ def test_no_sentence_of_the_examples_shows_an_identifier(client, lang):
     assert_spoken(client.get("/v1/rules", headers=headers).get_json(), "presets")
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("preset", ["korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"])
 def test_no_sentence_of_a_simulated_hand_shows_an_identifier(client, lang, preset):
     """Every event, settlement, go/stop decision and refusal of simulated hands, in both languages."""
@@ -250,7 +255,7 @@ def test_schema_messages_follow_the_language_and_keep_their_paths(client):
     }
     en, ko = answers["en"]["errors"], answers["ko"]["errors"]
     assert set(en) == set(ko) and len(en) >= 6
-    assert en["players.0.go_count"] == ["Must be greater than or equal to 0 and less than or equal to 20."]
+    assert en["players.0.go_count"] == ["Must be from 0 to 20."]  # words review r3 m13
     assert ko["players.0.go_count"] == ["0 이상 20 이하여야 합니다."]
     assert en["players.0.captured.1"] == ["Not a card id."] and ko["players.0.captured.1"] == ["화투패 ID가 아닙니다."]
     assert en["extra"] == ["Unknown field."] and ko["extra"] == ["알 수 없는 항목입니다."]

@@ -16,6 +16,7 @@ from openapi_spec_validator import validate
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from service.i18n import LANGUAGES
 from tests.conftest import GAME_LOGS, ROOT
 
 LOGS = GAME_LOGS
@@ -257,7 +258,7 @@ def test_every_answer_to_a_game_log_validates_strictly(client, contract, log):
         assert contract.request_errors("/v1/replay", "post", request) == []
     moves = request.get("moves", [])
     bodies = [request, *({**request, "moves": moves[:n]} for n in range(0, len(moves), 4))]
-    for lang in ("en", "ko"):
+    for lang in LANGUAGES:
         for body in bodies:
             resp = client.post("/v1/replay", json=body, headers={"Accept-Language": lang})
             assert resp.headers["Content-Language"] == lang
@@ -301,7 +302,7 @@ def test_answers_of_every_endpoint_validate_strictly(client, contract):
         ("/v1/score", {"rules": "korean-9p", "cards": []}),
         ("/v1/score", {"cards": 7, "extra": 1}),
     ]
-    for lang in ("en", "ko"):
+    for lang in LANGUAGES:
         for path, body in posted:
             resp = client.post(path, json=body, headers={"Accept-Language": lang})
             assert contract.answer_errors(path, "post", resp.status_code, resp.get_json()) == [], (path, body)
@@ -317,7 +318,7 @@ def test_a_problem_type_is_a_page_of_every_code(client, spec):
     from service.codes import CODES
 
     for code in spec["components"]["schemas"]["ProblemCode"]["enum"]:
-        pages = {lang: client.get(f"/problems/{code}", headers={"Accept-Language": lang}) for lang in ("en", "ko")}
+        pages = {lang: client.get(f"/problems/{code}", headers={"Accept-Language": lang}) for lang in LANGUAGES}
         for lang, page in pages.items():
             text = page.get_data(as_text=True)
             assert page.status_code == 200 and page.mimetype == "text/html", code

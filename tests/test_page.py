@@ -1427,7 +1427,11 @@ def test_switching_language_asks_again_for_what_is_on_the_page(table):
         return answer.json()["explanation"]
 
     assert t.page.locator(".explanation li").all_inner_texts() == ask("ko")
-    t.click('[data-key="lang"]')
+    # the chooser offers every language of the service, each by its own name
+    offered = t.page.eval_on_selector_all('[data-key="lang"] option', "os => os.map(o => [o.value, o.textContent])")
+    assert dict(offered) == requests.get(t.base + "/v1/words", timeout=5).json()["languages"]
+    assert {"en", "ko"} <= dict(offered).keys()
+    t.page.select_option('[data-key="lang"]', "en")
     # the ruling is not left half Korean on an English page
     t.page.wait_for_function(
         "(first) => document.querySelector('.explanation li')?.textContent === first", arg=ask("en")[0]
@@ -1577,7 +1581,11 @@ def test_page_words_agree_with_the_catalogs(browser, server, rules_md):
     page = context.new_page()
     page.goto(server + "/#settle")
     page.wait_for_selector("body[data-ready]")
-    words = page.evaluate("async () => (await import('/table/js/words.js')).WORDS")
+    held = page.evaluate("async () => (await import('/table/js/words.js')).WORDS")
+    words = {
+        lang: requests.get(f"{server}/v1/words?lang={lang}", timeout=5).json()["words"][lang] for lang in ("ko", "en")
+    }
+    assert held["ko"] == words["ko"], "the page holds the words of its language, from GET /v1/words"
     # every card's accessible name is the catalog's name for it
     cards = {c["id"]: c["names"]["ko"] for c in requests.get(server + "/v1/cards", timeout=5).json()["cards"]}
     labels = page.eval_on_selector_all(

@@ -416,7 +416,10 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
         ({"layout": [*LIVE["deal"]["layout"][:7], "jan-bright"]}, "dealt twice"),
         ({"layout": LIVE["deal"]["layout"], "hands": {"A": ["jan-junk-1"], "B": []}}, "not 10"),
         ({"layout": LIVE["deal"]["layout"], "stock": ["nov-junk-1"]}, "the stock has 1 cards"),
-        ({"layout": [*LIVE["deal"]["layout"], "bonus-2b"]}, "these rules play one 2-junk bonus card, and a second"),
+        (
+            {"layout": [*LIVE["deal"]["layout"], "bonus-2b"]},
+            "these rules play one 2-junk bonus card, and 2-junk bonus card (second) is left out",
+        ),
         (
             {"layout": LIVE["deal"]["layout"], "shown": {"C": NOVEMBER}},
             "C, who shows cards at the deal, is not a player",

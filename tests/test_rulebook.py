@@ -352,7 +352,7 @@ def test_the_books_are_package_data_and_docs_links_to_them():
 
 
 def test_a_missing_book_is_named(tmp_path):
-    (tmp_path / "en").mkdir()
-    (tmp_path / "en" / "RULES.md").write_bytes(BOOKS["en"].read_bytes())
-    with pytest.raises(rulebook.RuleBookMissing, match=r"ko/RULES\.md"):
+    (tmp_path / "ko").mkdir()
+    (tmp_path / "ko" / "RULES.md").write_bytes(BOOKS["ko"].read_bytes())
+    with pytest.raises(rulebook.RuleBookMissing, match=r"en/RULES\.md"):
         rulebook.find_books(tmp_path)

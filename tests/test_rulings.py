@@ -96,7 +96,7 @@ def test_rules_3_and_8_meongtta_with_the_cup_as_an_animal(client):
         2,
         {"winner_animals": 7, "threshold": 7, "cup_as": "animal"},
     )
-    assert en["reason"] == "A has 7 animals, the cup counted as one: at least 7 (meongtta)"
+    assert en["reason"] == "A has 7 animals, the cup counted as one: meongtta (7 or more)"
     assert "멍따" in ko["reason"] and "국진" in ko["reason"]
 
 

@@ -47,15 +47,17 @@ def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
     nagari = next(c for c in en["payments"][0]["checks"] if c["rule"] == "nagari")
     assert (nagari["factor"], nagari["facts"]["cap"]) == (4, 4)
     assert reason(en, "nagari") == "3 nagari hands just before this one; the carry is capped at ×4"
-    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 3판 있었지만, 나가리 배수는 4배까지만 칩니다 (상한)"
+    assert (
+        reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 세 판 있었지만, 나가리 배수는 4배까지만 칩니다 (상한)"
+    )  # r3 U4
     body = two({"captured": EIGHT}, {"captured": SAFE_B}, {"preset": "korean-2p", "nagari_multiplier": 3})
     en, ko = both(client, "/v1/settle", {**body, "nagari_streak": 2})
     assert reason(en, "nagari") == "2 nagari hands just before this one: ×3 each, ×9 in all"
-    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 2판 있었습니다: 3배씩 두 번 = 9배"
+    assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 두 판 있었습니다: 3배씩 두 번 = 9배"  # r3 U4
     nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
     en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
     assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
-    assert ko["explanation"][-1] == "다음 판은 나가리 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
+    assert ko["explanation"][-1] == "다음 판은 나가리 다음 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
 
 
 def test_m2_a_pibak_reason_says_what_the_losers_cup_counted_as(client):
@@ -89,10 +91,8 @@ def test_m3_only_a_lone_loser_is_the_only_loser(client):
 
 def test_m4_the_second_two_junk_bonus_card_is_named_as_such(client):
     en, ko = both(client, "/v1/replay", game("error-bonus-not-in-play-2p-hidden"))
-    assert (
-        en["detail"] == "These rules play one 2-junk bonus card: a second Bonus card (2 junk) is left out of the deck"
-    )
-    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 두 번째 보너스 투피는 쓰지 않습니다"
+    assert en["detail"] == "These rules play one 2-junk bonus card: 2-junk bonus card (second) is left out of the deck"
+    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 보너스 투피 (둘째 장)은 쓰지 않습니다"
     # where no 2-junk card is played the card is named as before
     chips = post(client, "/v1/score", {"rules": "chips-2p", "cards": ["bonus-2b"]}, "en")
     assert chips["detail"].endswith("is a bonus card these rules leave out of the deck")
@@ -299,7 +299,7 @@ def test_u16_english_money_and_choices_read_as_english(client):
     bad = post(client, "/v1/score", {"rules": {"preset": "korean-2p", "gobak": "triple"}, "cards": []}, "en")
     assert (
         bad["detail"] == "'triple' is not a choice for what gobak does "
-        "(the choices: none, double, pays-all, pays-all-double, pays-all-own-double, by-table)"
+        "(the choices: none, double, pays-all, pays-all-double, pays-all-own-double or by-table)"
     )
     unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
     assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"
@@ -320,7 +320,10 @@ def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
     from service.sentences import rule
 
     book = (ROOT / "service" / "locale" / "ko" / "RULES.md").read_text(encoding="utf-8")
-    page = (ROOT / "service" / "web" / "js" / "words.js").read_text(encoding="utf-8")
+    from service.sentences.page import page_words
+
+    page_ko = page_words(LANGUAGES["ko"])
+    page = str(page_ko)
     sections = re.split(r"^### ", book, flags=re.M)
     for number in ("4.2", "4.3"):  # the redeal is 파투, as the answers say it
         (section,) = [s for s in sections if s.startswith(number)]
@@ -329,8 +332,7 @@ def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
     assert "첫 따닥" not in book and "첫 따닥" not in page
     ko = LANGUAGES["ko"]
     for name in ("nagari", "go", "empty-loser"):
-        said = rule(ko, name)
-        assert f'"{name}": "{said}"' in page or f'{name}: "{said}"' in page, (name, said)
+        assert page_ko["rule"][name] == rule(ko, name), name
 
 
 def test_every_game_log_is_answered_in_both_languages_without_a_server_error(client):
@@ -405,7 +407,7 @@ def test_r2_m3_a_balance_not_given_is_not_an_empty_purse(client):
     body = {"rules": "korean-2p", "people": ["A", "B"], "balances": {"A": 100}, "hands": []}
     en, ko = evening(client, body, "en"), evening(client, body, "ko")
     assert en["detail"] == "No balance is given for B: give everyone's, or nobody's"
-    assert ko["detail"] == "B의 가진 돈이 적혀 있지 않습니다: 모두의 가진 돈을 적거나, 아무의 것도 적지 않습니다"
+    assert ko["detail"] == "B가 가진 돈이 적혀 있지 않습니다: 가진 돈은 모두 적거나 아무도 적지 마세요"  # r3 U6
 
 
 def test_r2_m5_a_negative_count_names_whose_it_is(client):
@@ -438,7 +440,7 @@ def test_r2_u1_the_ledgers_money_in_won_and_with_thousands(client):
         "A는 3,000원을 잃었고, 남은 돈은 0원입니다",
         "B는 3,000원을 땄고, 남은 돈은 5,000원입니다",
         "다음 판은 B가 선입니다",  # U5: a sentence, not a label
-        "마지막 셈: A가 B에게 3,000원을 줍니다",
+        "최종 정산: A가 B에게 3,000원을 줍니다",  # r3 U3
     ]
     all_in = (
         "A는 6,400원을 내야 하는데 가진 돈이 3,000원뿐이라 3,000원만 내고, 나머지 3,400원은 없던 것으로 합니다 (올인)"
@@ -461,7 +463,7 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     assert push["reason"] == "이번 판에 기다리던 밀기가 한 번 있습니다: 밀기마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
     assert evening(client, twice, "ko")["detail"] == (
-        "2번째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"
+        "둘째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"  # r3 U1
     )
 
 
@@ -481,8 +483,7 @@ def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
     }
     ko = post(client, "/v1/settle", body, "ko")
     assert ko["sale"]["reason"] == (
-        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점, 족보 3점에 공산 석 장이라 두 배입니다. "
-        "B, C에게서 14점씩 받습니다"
+        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점과 족보 3점에 공산 석 장이라 두 배: B와 C에게서 14점씩 받습니다"
     )
 
 
@@ -491,7 +492,8 @@ def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
     (ppuk,) = [e for e in ko["events"] if e["type"] == "ppuk"]
     assert ppuk["detail"] == (
         "A가 벚꽃 광을 벚꽃 띠에 붙였는데 뒤집은 벚꽃 피도 같은 달이라 뻑이 났습니다. 석 장은 바닥에 그대로 남고 "
-        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피는 뻑과 함께 남아 이 뻑을 먹는 사람이 가져갑니다"
+        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피 (첫째 장)은 뻑과 함께 남아 "
+        "이 뻑을 먹는 사람이 가져갑니다"
     )
 
 
@@ -501,22 +503,22 @@ def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
         # U9: a word after the end of a move
         (
             ("A 2A 10J", "A 2A 10J 11J"),
-            "The move should end here, but 11J follows",
+            "the move should end here, but 11J follows",
             "수는 여기서 끝나야 하는데 11J가 더 있습니다",
         ),
         # T3: "cards belongs"
-        (("A 1J 12D", "A shake"), "The line ends where cards should be", "패가 와야 할 자리에서 줄이 끝났습니다"),
+        (("A 1J 12D", "A shake"), "the line ends where cards should be", "패가 와야 할 자리에서 줄이 끝났습니다"),
         # T3: a knob's name is no noun phrase after "the house rule"
         (
             ("[Rules korean-2p]", "[Rules korean-2p gobak=double gobak=none]"),
-            "The Rules tag sets what gobak does twice",
+            "the Rules tag sets what gobak does twice",
             "Rules 태그에 고박 방식 규칙을 두 번 썼습니다",
         ),
         # T2: a space before the bracket
         (
             ("[Players A B]", "[Players A B]\n[Players A B]"),
-            "The tag Players is given twice (first on line 2)",
-            "Players 태그를 두 번 썼습니다 (처음은 2번째 줄)",
+            "the tag Players is given twice (first on line 2)",
+            "Players 태그를 두 번 썼습니다 (처음은 2줄)",
         ),
     ],
 )
@@ -548,3 +550,221 @@ def test_r2_t1_an_instant_payment_in_the_ledger_names_its_reason_once(client):
     assert hand_lines(ko, 0)[1] == "죽은 네 번째 사람의 광값: B가 D에게 그 자리에서 10원을 줍니다"
     body = {"rules": "korean-2p", "people": ["A", "B"], "stake": 10, "hands": [{"replay": THREE_PPUK}]}
     assert hand_lines(evening(client, body, "ko"), 0)[1] == "첫뻑: B가 A에게 그 자리에서 70원을 줍니다"
+
+
+# --- the third native reading (shared/reviews/words-2026-12-r3.md): 1 wrong, 11 unnatural, 13 minor ----------
+
+
+def knobs(client, lang: str) -> dict[str, Any]:
+    answer = client.get("/v1/rules", headers={"Accept-Language": lang}).get_json()
+    return {k["name"]: k for k in answer["knobs"]}
+
+
+def test_r3_w1_the_empty_losers_knob_says_what_true_means(client):
+    # RULES.md 8.4: true (korean-2p, korean-3p) means the loser who captured nothing pays nothing
+    assert knobs(client, "en")["empty_loser_exempt"]["label"] == "whether a loser with no card is exempt"
+    assert knobs(client, "ko")["empty_loser_exempt"]["label"] == "아무것도 못 먹은 사람은 내지 않음 (면제 여부)"
+
+
+def test_r3_u1_u3_u4_the_ledger_counts_hands_as_the_table_does(client):
+    from service.evening import EXAMPLES
+
+    body = EXAMPLES["two-players-push-nagari-all-in"]
+    ko, en = evening(client, body, "ko"), evening(client, body, "en")
+    assert [hand_lines(ko, i)[0] for i in range(3)] == ["첫째 판, 선은 B", "둘째 판, 선은 A", "셋째 판, 선은 A"]
+    assert hand_lines(ko, 2)[1] == "바로 앞 나가리 한 판: 2배"
+    assert not any("하룻저녁" in s or "마지막 셈" in s or "번째" in s for s in ko["explanation"])
+    assert any(s.startswith("최종 정산: ") for s in ko["explanation"])
+    assert hand_lines(en, 0)[0] == "Hand 1, dealt by B"
+
+
+def test_r3_u1_u3_u7_evening_refusals_in_the_tables_words(client):
+    from service.evening import EXAMPLES
+
+    body = EXAMPLES["two-players-push-nagari-all-in"]
+    first = body["hands"][0]
+    stated = {**body, "hands": [{**first, "settle": {**first["settle"], "nagari_streak": 1}}]}
+    ko = evening(client, stated, "ko")
+    assert ko["title"] == "장부에 넣을 수 없음"
+    assert ko["detail"] == "첫째 판: 나가리 횟수(한 판)는 적지 마세요. 장부가 앞 판들을 보고 직접 셉니다"
+    broke = {**body, "balances": {"A": 0, "B": 5000}, "rules": {**body["rules"], "all_in": True}}
+    said = evening(client, broke, "ko")["detail"]
+    assert "올인 규칙이라 가진 돈이 0원인 A는 판에 낄 수 없습니다" in said and "(0)" not in said
+
+
+def test_r3_u2_u10_two_people_are_joined_with_and(client):
+    en, ko = both(client, "/v1/replay", game("two-chongtongs-dealer-wins-2p-known"))
+    assert en["events"][0]["detail"].startswith("A and B were each dealt a chongtong: ")
+    assert ko["events"][0]["detail"].startswith("A와 B가 모두 총통을 받았습니다: ")
+    from service.i18n import LANGUAGES
+    from service.sentences.names import joined
+
+    assert joined(LANGUAGES["ko"], ["B", "C"]) == "B와 C" and joined(LANGUAGES["ko"], ["민준", "영희"]) == "민준과 영희"
+    assert joined(LANGUAGES["en"], ["A", "B", "C"]) == "A, B and C"
+
+
+def test_r3_u5_the_hand_after_a_nagari_is_named_as_the_glossary_names_it(client):
+    nagari = {"rules": "korean-2p", "players": [{"id": "A"}, {"id": "B"}], "winner": None}
+    ko = post(client, "/v1/settle", nagari, "ko")
+    assert "다음 판은 나가리 다음 판이라 이기는 사람이 2배로 받습니다" in ko["explanation"]
+
+
+def test_r3_u6_whose_balance_takes_the_subject_particle(client):
+    body = {"rules": "korean-2p", "people": ["A", "B"], "balances": {"A": 100}, "hands": []}
+    assert (
+        evening(client, body, "ko")["detail"]
+        == "B가 가진 돈이 적혀 있지 않습니다: 가진 돈은 모두 적거나 아무도 적지 마세요"
+    )
+
+
+def test_r3_u8_m7_m11_the_sale_says_only_what_counts_and_its_money(client):
+    seller = ["jan-bright", "mar-bright", "aug-bright", "aug-animal", "aug-junk-2", "bonus-2a", "oct-junk-2"]
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "winner": None,
+        "players": [{"id": "A"}, {"id": "B"}, {"id": "C"}],
+        "sit_out": {"player": "D", "seat": 4, "hand": seller},
+        "stake": 10,
+    }
+    en, ko = both(client, "/v1/settle", body)
+    assert ko["sale"]["reason"].endswith("B와 C에게서 14점씩(140원씩) 받습니다")
+    assert en["sale"]["reason"].endswith("14 points from each of B and C (140 each)")
+    assert "나가리: 이긴 사람이 없어 판돈은 아무도 내지 않습니다 (광값은 따로)" in ko["explanation"]
+    one = {**body, "sit_out": {"player": "D", "seat": 4, "hand": ["jan-bright", *JUNK[2:8]]}, "stake": 1}
+    en, ko = both(client, "/v1/settle", one)
+    assert ko["sale"]["reason"] == "D가 죽고 광을 팔았습니다: 광 1점이라 B와 C에게서 1점씩 받습니다"
+    assert en["sale"]["reason"] == "D sat out and sold their brights for 1 for brights: 1 point from each of B and C"
+    assert "0" not in ko["sale"]["reason"].replace("10", "")
+
+
+def test_r3_u9_the_two_bonus_cards_are_told_apart(client):
+    for lang in ("en", "ko"):
+        labels = [c["label"] for c in knobs(client, lang)["bonus_cards"]["choices"]]
+        assert len(set(labels)) == len(labels), labels
+    cards = {c["id"]: c["names"] for c in client.get("/v1/cards").get_json()["cards"]}
+    assert cards["bonus-2a"]["ko"] == "보너스 투피 (첫째 장)" and cards["bonus-2b"]["ko"] == "보너스 투피 (둘째 장)"
+    assert cards["bonus-2b"]["en"] == "2-junk bonus card (second)"
+
+
+def test_r3_u11_a_losers_points_are_refused_as_a_refusal(client):
+    winner = {"points": 9, "brights": 3, "animals": 3, "junk_units": 10}
+    en, ko = both(client, "/v1/settle", two({"declared": winner}, {"declared": {"points": 1}}))
+    assert ko["detail"] == "B는 진 사람이라 점수를 적을 수 없습니다: 점수는 이긴 사람만 적습니다"
+    assert en["detail"] == "B did not win, so B gives no points: only the winner's points are given"
+
+
+def test_r3_m2_an_empty_loser_is_counted_in_cards(client):
+    body = two({"captured": EIGHT}, {"captured": []})
+    ko = post(client, "/v1/settle", body, "ko")
+    assert any("B는 먹은 패가 한 장도 없어서" in s for s in ko["explanation"]), ko["explanation"]
+    body = two({"captured": EIGHT}, {"captured": SAFE_B})
+    assert reason(post(client, "/v1/settle", body, "ko"), "empty-loser") == "B는 먹은 패가 있어 면제가 아닙니다"
+
+
+def test_r3_m4_m6_preset_and_seyo(client):
+    ko = post(client, "/v1/score", {"rules": "korean-9p", "cards": []}, "ko")
+    assert "기본 규칙" not in json.dumps(ko, ensure_ascii=False)
+    page = client.get("/problems/not-found", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "프리셋" in page and "기본 규칙" not in page
+    sent = client.post(
+        "/v1/replay",
+        data="A".encode("euc-kr"),
+        headers={"Accept-Language": "ko", "Content-Type": "text/plain; charset=euc-kr"},
+    ).get_json()
+    assert "주십시오" not in sent["detail"] and sent["detail"].endswith("보내 주세요"), sent
+
+
+def test_r3_m5_m11_points_have_separators_and_english_counts_agree(client):
+    from service.i18n import LANGUAGES
+    from service.sentences.saying import say
+    from service.sentences.settlement import PAYS
+
+    facts = {"payer": "B", "payee": "A", "points": 1088, "amount": 108800, "stake": 100}
+    assert say(LANGUAGES["en"], PAYS, facts) == "B pays A 1,088 points (108,800 at 100 a point)"
+    assert say(LANGUAGES["ko"], PAYS, facts).startswith("B가 A에게 1,088점을 줍니다")
+    shakes = two({"captured": EIGHT, "shakes": 2}, {"captured": SAFE_B})
+    en = post(client, "/v1/settle", shakes, "en")
+    assert reason(en, "shake").startswith("A shook twice")
+
+
+def test_r3_m12_english_templates(client):
+    from service.i18n import LANGUAGES, fit
+    from service.sentences.saying import say
+    from service.sentences.settlement import NAGARI
+
+    assert say(LANGUAGES["en"], NAGARI, {"streak": 2, "count": 3, "sold": False}).endswith(
+        "(the third nagari in a row)"
+    )
+    assert say(LANGUAGES["ko"], NAGARI, {"streak": 2, "count": 3, "sold": False}).endswith("(세 판 연속 나가리)")
+    assert (fit("1", "th"), fit("22", "th"), fit("1", "째"), fit("2", "번째")) == ("first", "22nd", "첫째", "두 번째")
+    assert fit("The log has not ended", "cont") == "the log has not ended" and fit("UTF-8", "cont") == "UTF-8"
+    ppuk = post(client, "/v1/replay", game("bonus-card-flipped-onto-a-ppuk-2p-hidden"), "en")
+    (event,) = [e for e in ppuk["events"] if e["type"] == "ppuk"]
+    assert "(A's first ppuk this hand)" in event["detail"]
+
+
+def test_r3_m13_knob_labels_and_ranges(client):
+    ko, en = knobs(client, "ko"), knobs(client, "en")
+    scheme = {c["value"]: c["label"] for c in ko["go_scheme"]["choices"]}
+    assert scheme["double-from-three"] == "2고까지 1점씩, 3고부터 두 배"
+    assert ko["chongtong_by_bonus"]["label"] == "보너스패로 채운 총통을 언제 치나"
+    assert en["steal_ja_ppuk"]["label"] == "the junk a ja-ppuk takes"
+    bad = post(client, "/v1/settle", {**two({"captured": EIGHT}, {"captured": SAFE_B}), "stake": -1}, "en")
+    assert bad["errors"]["stake"] == ["Must be from 0 to 1,000,000,000."]
+
+
+def test_r3_m1_a_card_game_has_no_baduk_words(client):
+    ko = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "ko")
+    assert ko["detail"] == "B가 낸 패로 적은 mar-brite는 화투에 없는 패입니다"
+    over = post(client, "/v1/replay", game("error-game-over-after-stop-3p-hidden"), "ko")
+    assert over["detail"].endswith("더 쳤습니다"), over["detail"]
+    from service.replay import TEXT_EXAMPLES
+
+    spoiled = TEXT_EXAMPLES["live-hidden-hands-ascii"].replace("[Players A B]", "[Players A B]\n[Players A B]")
+    text = client.post(
+        "/v1/replay",
+        data=spoiled.encode(),
+        headers={"Accept-Language": "ko", "Content-Type": "text/plain; charset=utf-8"},
+    ).get_json()
+    assert text["title"] == "읽을 수 없는 기록"
+
+
+def test_r3_m3_where_a_bad_card_lies_is_said_in_the_sentence(client):
+    body = two({"captured": ["jan-brite", *EIGHT[1:]]}, {"captured": SAFE_B})
+    ko = post(client, "/v1/settle", body, "ko")
+    assert ko["detail"] == "A가 먹은 패에 적힌 jan-brite는 화투에 없는 패입니다", ko["detail"]
+
+
+def test_r3_u4_small_counts_before_native_counters_in_native_numbers():
+    from service.i18n import LANGUAGES
+    from service.sentences.evening import HANDS_PLAYED
+    from service.sentences.saying import say
+
+    ko = LANGUAGES["ko"]
+    assert say(ko, HANDS_PLAYED, {"hands": 1}) == "한 판을 친 뒤:"
+    assert ko.say(
+        "{player} captured nothing in {turns} turns in a row and wins at once (heodang)", player="A", turns=5
+    ) == ("A가 다섯 차례 연속 아무것도 못 먹어 바로 이깁니다 (허당)")
+    said = ko.plural(
+        "{winner} called go once, not more than three times",
+        "{winner} called go {n:times}, not more than three times",
+        2,
+        winner="B",
+    )
+    assert said == "B는 2고라 3고를 넘지 않습니다"
+    en = LANGUAGES["en"].plural(
+        "{winner} called go once, not more than three times",
+        "{winner} called go {n:times}, not more than three times",
+        2,
+        winner="B",
+    )
+    assert en == "B called go twice, not more than three times"
+
+
+def test_r3_m8_m9_m10_the_rule_books_words():
+    ko = (ROOT / "docs" / "RULES.ko.md").read_text(encoding="utf-8")
+    en = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    assert "끝수의 맨 위" not in ko and "12월 비가 선입니다" in ko  # m8: 끗수, said plainly
+    assert "둘 중 하나로 칩니다" not in ko and "국진의 자리" not in ko  # m9
+    assert "표의 마지막 설정 열 개" not in ko and "하룻저녁 규칙 바로 앞의 설정 열 개" in ko  # m10
+    assert "The last ten knobs" not in en and "The ten knobs before the evening's three" in en

@@ -1,6 +1,6 @@
-"""GET /rules: this project's rule book (service/locale/<lang>/RULES.md) as a small page, English or Korean.
+"""GET /rules: this project's rule book (service/locale/<lang>/RULES.md) as a small page, in each language that has one.
 
-Both books are rendered to HTML once, when the app is built (``blueprint``); a request only picks one: ``?lang=en|ko``
+Every book is rendered to HTML once, when the app is built (``blueprint``); a request only picks one: ``?lang=``
 first, then ``Accept-Language``, English by default. Every heading is anchored by its section number
 (``/rules#5``, ``/rules#5.5``): the number that every "RULES.md n" in the answers and docs cites. Like the
 docs assets, this is a plain Flask blueprint, not part of the OpenAPI document.
@@ -21,13 +21,10 @@ from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..i18n import LOCALE_DIR, words_for
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALE_DIR, language_file, language_links, words_for
+from ..sentences.page import CONTENTS
 
-LANGUAGES = ("en", "ko")  # the first is the default
-BOOK = "RULES.md"  # each language's book in that language's folder of the catalogs: locale/<lang>/RULES.md
-# the page's own words: the heading of its contents, and the link to the other language
-_CONTENTS = {"en": "Contents", "ko": "차례"}
-_OTHER = {"en": ("ko", "한국어"), "ko": ("en", "English")}
+BOOK = "RULES.md"  # each language's book, in its folder beside its catalog: locale/<lang>/RULES.md
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 MAX_AGE = 3600
 
@@ -42,7 +39,7 @@ _PAGE = """<!doctype html>
 <link rel="stylesheet" href="/rules/rules.css">
 </head>
 <body>
-<nav class="language"><a href="/rules?lang={other}" hreflang="{other}" lang="{other}">{other_name}</a></nav>
+<nav class="language">{languages}</nav>
 <main>
 {title_html}<nav class="contents" aria-label="{contents}"><h2>{contents}</h2>
 <ol>
@@ -68,12 +65,15 @@ class Page:
 
 
 def find_books(locale: Path = LOCALE_DIR) -> dict[str, Path]:
-    """Each language's book, package data beside the catalogs (so an installed wheel carries them); raises
-    RuleBookMissing naming every book not found."""
-    books = {lang: locale / lang / BOOK for lang in LANGUAGES}
-    missing = [str(path) for path in books.values() if not path.is_file()]
-    if missing:
-        raise RuleBookMissing(f"the rule book is missing: {', '.join(missing)}")
+    """Each language's book, package data beside its catalog (so an installed wheel carries them); the default's
+    is required: raises RuleBookMissing naming where it was looked for."""
+    books: dict[str, Path] = {}
+    for lang in LANGUAGES:
+        path = language_file(lang, BOOK, locale)
+        if path.is_file():
+            books[lang] = path
+        elif lang == DEFAULT_LANGUAGE:
+            raise RuleBookMissing(f"the rule book is missing: {path.resolve()}")
     return books
 
 
@@ -120,28 +120,27 @@ def render(text: str, lang: str, md: MarkdownIt | None = None) -> Page:
         if token.tag == "h2":
             label = md.renderer.render(inline.children or [], md.options, {})
             toc.append(f'<li><a href="#{anchor}">{label}</a></li>')
-    other, other_name = _OTHER[lang]
     html = _PAGE.format(
         lang=lang,
         title=escape(tokens[1].content),
-        other=other,
-        other_name=other_name,
+        languages=language_links(lang, "/rules"),
         title_html=md.renderer.render(tokens[:3], md.options, {}),
-        contents=_CONTENTS[lang],
+        contents=escape(LANGUAGES[lang].text(CONTENTS)),
         toc="\n".join(toc),
         body=md.renderer.render(tokens[3:], md.options, {}),
     ).encode()
     return Page(lang, html, hashlib.sha256(html).hexdigest()[:32])
 
 
-def load_pages(locale: Path = LOCALE_DIR) -> dict[str, Page]:
-    """Read and render both books (at start-up)."""
+def load_pages(books: dict[str, Path] | None = None) -> dict[str, Page]:
+    """Read and render every book (at start-up)."""
     md = _markdown()
-    return {lang: render(path.read_text(encoding="utf-8"), lang, md) for lang, path in find_books(locale).items()}
+    found = find_books() if books is None else books
+    return {lang: render(path.read_text(encoding="utf-8"), lang, md) for lang, path in found.items()}
 
 
 def blueprint() -> Blueprint:
-    """GET /rules and its style sheet, with both books rendered now."""
+    """GET /rules and its style sheet, with every book rendered now."""
     pages = load_pages()
     css = (STATIC_DIR / "rules.css").read_bytes()
     css_etag = hashlib.sha256(css).hexdigest()[:32]
@@ -149,10 +148,12 @@ def blueprint() -> Blueprint:
 
     @blp.route("/rules", methods=["GET"])
     def rules_page() -> ResponseReturnValue:
-        """The rule book; ``?lang=ko`` or ``?lang=en`` overrides Accept-Language."""
+        """The rule book; ``?lang=ko`` overrides Accept-Language; a language without a book gets English."""
         lang = request.args.get("lang", "")
         page = (
-            pages.get(lang) or pages.get(words_for(request.headers.get("Accept-Language")).lang) or pages[LANGUAGES[0]]
+            pages.get(lang)
+            or pages.get(words_for(request.headers.get("Accept-Language")).lang)
+            or pages[DEFAULT_LANGUAGE]
         )
         response = Response(page.html, mimetype="text/html")
         response.headers["Content-Language"] = page.lang

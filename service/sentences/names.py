@@ -30,6 +30,7 @@ __all__ = [
     "card",
     "cards",
     "is_card",
+    "joined",
     "place",
     "rule",
 ]
@@ -84,8 +85,8 @@ CARDS = {
     "dec-animal": N_("Rain animal (swallow)"),
     "dec-ribbon": N_("Rain ribbon"),
     "dec-double": N_("Rain double junk"),
-    "bonus-2a": N_("Bonus card (2 junk)"),
-    "bonus-2b": N_("Bonus card (2 junk)"),
+    "bonus-2a": N_("2-junk bonus card (first)"),
+    "bonus-2b": N_("2-junk bonus card (second)"),
     "bonus-3": N_("Bonus card (3 junk)"),
 }
 
@@ -162,7 +163,7 @@ KNOBS = {
     "steal_ttadak": N_("the junk a ttadak takes"),
     "steal_sseul": N_("the junk a sseul takes"),
     "steal_stack": N_("the junk capturing another's ppuk takes"),
-    "steal_ja_ppuk": N_("the junk taking back one's own ppuk takes"),
+    "steal_ja_ppuk": N_("the junk a ja-ppuk takes"),
     "steal_bomb": N_("the junk a bomb takes"),
     "steal_bonus": N_("the junk a bonus card takes"),
     "no_steal_on_last_turn": N_("what steals nothing on a last turn"),
@@ -176,7 +177,7 @@ KNOBS = {
     "gobak": N_("what gobak does"),
     "nagari_multiplier": N_("the nagari multiplier"),
     "nagari_cap": N_("the cap on the nagari carry"),
-    "empty_loser_exempt": N_("whether a loser with no card pays"),
+    "empty_loser_exempt": N_("whether a loser with no card is exempt"),
     "three_ppuk_points": N_("the points of three ppuks"),
     "heodang_points": N_("the points of heodang"),
     "first_ppuk_payments": N_("the payments for first-turn ppuks"),
@@ -185,7 +186,7 @@ KNOBS = {
     "ten_ribbons_points": N_("the points of all ten ribbons"),
     "gwang_palgi": N_("four at the table, the fourth selling their brights"),
     "chongtong_at_deal": N_("what a chongtong dealt does"),
-    "chongtong_by_bonus": N_("whether a bonus card's replacement completes a chongtong"),
+    "chongtong_by_bonus": N_("when a chongtong completed by a bonus card's replacement counts"),
     "two_card_bomb": N_("the two-card bomb"),
     "bonus_on_ppuk": N_("whether a bonus card flipped onto a ppuk stays with it"),
     "chok_sseul": N_("whether a chok on an empty layout is also a sseul"),
@@ -317,8 +318,25 @@ def card(w: Words, c: Card | str) -> str:
     return w.word(CARDS[c if isinstance(c, str) else c.id])
 
 
+# A list as each language joins it: "B and C", "A, B and C" ("B와 C", "A, B와 C": the particle fits the word before).
+_NEXT = N_("{first}, {next}")
+_LAST = N_("{first} and {last}")
+CHOICE_JOINER = N_("{first} or {last}")  # the choices one of which is asked for
+
+
+def joined(w: Words, items: Iterable[Any], last: str = _LAST) -> str:
+    """People or cards as a list: its joiner before the last one ("or" for choices), commas before the others."""
+    said = [str(item) for item in items]
+    if len(said) < 2:
+        return "".join(said)
+    head = said[0]
+    for item in said[1:-1]:
+        head = w.say(_NEXT, first=head, next=item)
+    return w.say(last, first=head, last=said[-1])
+
+
 def cards(w: Words, cs: Iterable[Card | str]) -> str:
-    return ", ".join([card(w, c) for c in cs])
+    return joined(w, [card(w, c) for c in cs])
 
 
 def is_card(value: Any) -> bool:

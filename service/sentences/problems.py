@@ -156,7 +156,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("duplicate-card", "in-two-places"): Say(N_("{card} is in two places: {first} and {place}")),
     ("bonus-not-in-play", "bonus-not-in-play"): (
-        Say(N_("These rules play one 2-junk bonus card: a second {card} is left out of the deck"), when=_twin_in_play),
+        Say(N_("These rules play one 2-junk bonus card: {card} is left out of the deck"), when=_twin_in_play),
         Say(N_("{card} is a bonus card these rules leave out of the deck")),
     ),
     # hands
@@ -168,7 +168,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("invalid-outcome", "unknown-outcome"): Say(N_("{outcome} is not a way a hand can end")),
     ("invalid-outcome", "winner-without-result"): Say(N_("A hand that ends in {outcome} has no winner")),
-    ("invalid-outcome", "instant-win-off"): Say(N_("{outcome} is switched off in these rules")),
+    ("invalid-outcome", "instant-win-off"): Say(N_("These rules switch {outcome} off")),
     ("unknown-winner", "winner-required"): Say(N_("A hand that ends in {outcome} needs a winner")),
     ("unknown-winner", "unknown-winner"): Say(N_("The winner, {player}, is not one of the players")),
     ("unknown-player", "unknown-player"): Say(N_("{player}, named as the last to call go, is not one of the players")),
@@ -176,7 +176,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         N_("{player} has {points} points, fewer than the {target} needed to stop")
     ),
     ("last-go-required", "last-go-required"): Say(
-        N_("{players} all called go: say which of them called go last, since that player pays for everyone (gobak)")
+        N_("{players} called go: say which of them called go last, since that player pays for everyone (gobak)")
     ),
     # counts said instead of cards (API.md v1.2)
     ("impossible-counts", "more-than-the-deck"): Say(
@@ -202,7 +202,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("impossible-points", "points-required"): Say(N_("{player} won: say the points {player} stopped with")),
     ("impossible-points", "points-for-a-loser"): Say(
-        N_("{player} did not win, so says no points: only the winner's points count")
+        N_("{player} did not win, so {player} gives no points: only the winner's points are given")
     ),
     # four at a table of three (RULES.md 4.5)
     ("sit-out-not-allowed", "off"): Say(N_("{player} sits out, but these rules seat no fourth person")),
@@ -241,10 +241,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
     ("bad-deal", "bonus-not-in-play"): (
         Say(
-            N_(
-                "The deal cannot be: these rules play one 2-junk bonus card, and a second {card} is left out of the "
-                "deck"
-            ),
+            N_("The deal cannot be: these rules play one 2-junk bonus card, and {card} is left out of the deck"),
             when=_twin_in_play,
         ),
         Say(N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")),
@@ -305,7 +302,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         Say(N_("{card} was already turned up in this turn"), when=_given("this_turn")),
         Say(N_("{card} has lain on the layout since the deal"), when=_seen("layout", since=False)),
         reading(
-            N_("{card} has been on the layout since move number {number}"),
+            N_("{card} has been on the layout since move {number}"),
             number="seen_since",
             when=_seen("layout", since=True),
         ),
@@ -313,7 +310,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             N_("{card} is already among {owner}'s captures (seen since the deal)"), when=_seen("captured", since=False)
         ),
         reading(
-            N_("{card} is already among {owner}'s captures (seen since move number {number})"),
+            N_("{card} is already among {owner}'s captures (seen since move {number})"),
             number="seen_since",
             when=_seen("captured", since=True),
         ),
@@ -433,15 +430,15 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-draw", "time"): Say(N_("The draw is made at night or by day, not {time}")),
     ("bad-draw", "no-rounds"): Say(N_("The draw has no round")),
     ("bad-draw", "wrong-people"): reading(
-        N_("In draw number {number} the people who draw are {players}"), number="round", players="expected"
+        N_("In the {number:th} draw, the people who draw are {players}"), number="round", players="expected"
     ),
     ("bad-draw", "bonus-card"): reading(
-        N_("In draw number {number} {player} drew {card}, a bonus card: it has no month, so it is drawn again"),
+        N_("In the {number:th} draw, {player} drew {card}, a bonus card: it has no month, so it is drawn again"),
         number="round",
     ),
-    ("bad-draw", "same-card"): reading(N_("In draw number {number} {card} is drawn twice"), number="round"),
+    ("bad-draw", "same-card"): reading(N_("In the {number:th} draw, {card} is drawn twice"), number="round"),
     ("bad-draw", "round-after-decided"): reading(
-        N_("Draw number {number} is one too many: {player} was already found to deal"), number="round"
+        N_("The {number:th} draw is one too many: {player} was already found to deal"), number="round"
     ),
     ("bad-draw", "tie"): reading(
         N_("The draw ends in a tie between {players}: they draw again until one is left"), players="tied"
@@ -496,10 +493,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-notation", "not-utf-8"): Say(N_("The text is not UTF-8 from here on")),
 }
 
-IN_HAND = reading(N_("In hand number {number}: {detail}"), number="hand_index")
+IN_HAND = reading(N_("In hand {number}: {detail:cont}"), number="hand_index")
 
 # Where in a text log a refusal points (a notation error, or a move of the text the replay refused).
-AT_LINE = N_("Line {line}, column {column}: {said}")
+AT_LINE = N_("Line {line}, column {column}: {said:cont}")
 
 
 def title(w: Words, key: type[GoStopError] | str, code: str | None = None) -> str:
@@ -704,7 +701,7 @@ FIELD_PATTERNS = tuple(
         (r"Shorter than minimum length (?P<min>\d+)\.\Z", N_("Shorter than minimum length {min}.")),
         (
             r"Must be greater than or equal to (?P<min>-?\d+) and less than or equal to (?P<max>-?\d+)\.\Z",
-            N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+            N_("Must be from {min:,} to {max:,}."),
         ),
         (r"Must be greater than or equal to (?P<min>-?\d+)\.\Z", N_("Must be greater than or equal to {min}.")),
         (r"Must be less than or equal to (?P<max>-?\d+)\.\Z", N_("Must be less than or equal to {max}.")),

@@ -43,7 +43,7 @@ EVENTS: Mapping[EventType, Sentence] = {
         Say(
             N_(
                 "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
-                "three stay on the layout (ppuk number {count} for {player}), and {bonus}, flipped onto it, stays "
+                "three stay on the layout ({player}'s {count:th} ppuk this hand), and {bonus}, flipped onto it, stays "
                 "with them for whoever takes the stack"
             ),
             when=lambda f: bool(f.get("bonus")),
@@ -51,7 +51,7 @@ EVENTS: Mapping[EventType, Sentence] = {
         Say(
             N_(
                 "{player} plays {played} onto {paired}, and the flipped {drawn} is of the same month: a ppuk. The "
-                "three stay on the layout (ppuk number {count} for {player})"
+                "three stay on the layout ({player}'s {count:th} ppuk this hand)"
             )
         ),
     ),
@@ -114,7 +114,7 @@ EVENTS: Mapping[EventType, Sentence] = {
             when=_has("reason", "floor-four"),
         ),
         Say(
-            N_("{players} were each dealt chongtong: {player}, who plays first, wins with the chongtong of {month}"),
+            N_("{players} were each dealt a chongtong: {player}, who plays first, wins with the chongtong of {month}"),
             when=_has("reason", "multiple-chongtong"),
         ),
         Say(
@@ -131,14 +131,14 @@ EVENTS: Mapping[EventType, Sentence] = {
             when=_has("reason", "floor-four"),
         ),
         Say(
-            N_("{players} were each dealt chongtong: the deal does not count"),
+            N_("{players} were each dealt a chongtong: the deal does not count"),
             when=_has("reason", "multiple-chongtong"),
         ),
         _RAN_OUT,
     ),
     EventType.NAGARI: (
         Say(N_("All four cards of {month} were dealt to the layout: nagari"), when=_has("reason", "floor-four")),
-        Say(N_("{players} were each dealt chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
+        Say(N_("{players} were each dealt a chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
         _RAN_OUT,
     ),
 }

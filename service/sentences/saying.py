@@ -109,7 +109,11 @@ def _cards(w: Words, value: Any) -> str:
 
 
 def _joined(w: Words, value: Any) -> Any:
-    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+    return names.joined(w, value) if isinstance(value, (list, tuple)) else value
+
+
+def _choices(w: Words, value: Any) -> Any:
+    return names.joined(w, value, names.CHOICE_JOINER) if isinstance(value, (list, tuple)) else value
 
 
 def _named(table: Mapping[Any, str]) -> Callable[[Words, Any], Any]:
@@ -131,7 +135,7 @@ def _seen(w: Words, value: Any) -> Any:
         return where
     if value.move_index is None:
         return w.say(N_("{where} (seen since the deal)"), where=where)
-    return w.say(N_("{where} (seen since move number {number})"), where=where, number=value.move_index + 1)
+    return w.say(N_("{where} (seen since move {number})"), where=where, number=value.move_index + 1)
 
 
 def _number(w: Words, value: Any) -> Any:
@@ -141,7 +145,8 @@ def _number(w: Words, value: Any) -> Any:
 SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     **dict.fromkeys(("card", "top", "drawn", "played", "paired", "bonus"), _card),
     **dict.fromkeys(("cards", "layout", "flipped", "listed"), _cards),
-    **dict.fromkeys(("players", "covered", "payers", "reachable", "choices"), _joined),
+    **dict.fromkeys(("players", "covered", "payers", "reachable"), _joined),
+    "choices": _choices,
     "kind": _named(names.COUNTS),
     "month": lambda w, m: w.word(names.MONTHS[m]),
     "rule": _named(names.RULES),

@@ -14,6 +14,7 @@ from typing import Any
 from engine import Check, CupPlacement, Outcome, Payment, RuleSet, Sale, Settlement
 
 from ..i18n import N_, Words
+from . import names
 from .saying import Facts, Say, plural, reading, say
 
 __all__ = [
@@ -43,21 +44,21 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("go", "more-than-three"): (
         _NO_GO,
         plural(
-            "{winner} called go {n} time, more than three: the payout doubles",
-            "{winner} called go {n} times, more than three: the payout doubles",
+            "{winner} called go once, more than three times: the payout doubles",
+            "{winner} called go {n:times}, more than three times: the payout doubles",
             "go_count",
         ),
     ),
     ("go", "three-or-fewer"): (
         _NO_GO,
         plural(
-            "{winner} called go {n} time, not more than three",
-            "{winner} called go {n} times, not more than three",
+            "{winner} called go once, not more than three times",
+            "{winner} called go {n:times}, not more than three times",
             "go_count",
         ),
     ),
     ("shake", "shook"): plural(
-        "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n} times: ×{multiplier} per shake", "shakes"
+        "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n:times}: ×{multiplier} per shake", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
     ("bomb", "bombed"): (
@@ -91,11 +92,11 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("meongtta", "enough-animals"): (
         reading(
-            N_("{winner} has {n} animals, the cup counted as one: at least {threshold} (meongtta)"),
+            N_("{winner} has {n} animals, the cup counted as one: meongtta ({threshold} or more)"),
             n="winner_animals",
             when=lambda f: f["cup_as"] == "animal",
         ),
-        reading(N_("{winner} has {n} animals, at least {threshold} (meongtta)"), n="winner_animals"),
+        reading(N_("{winner} has {n} animals: meongtta ({threshold} or more)"), n="winner_animals"),
     ),
     ("meongtta", "too-few-animals"): (
         Say(N_("{winner} has no animal, so no meongtta"), when=lambda f: not f["winner_animals"]),
@@ -283,7 +284,8 @@ def check_reason(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet |
     return say(w, DECLARED, {"reason": reason}) if c.facts.get("declared") else reason
 
 
-# The sale of the brights by the fourth at a table of three (RULES.md 4.5), paid at the deal.
+# The sale of the brights by the fourth at a table of three (RULES.md 4.5), paid at the deal: what the cards
+# are worth, only the parts that count (no "0 for bonus cards"), joined as the language joins a list.
 SALE: Sentence = (
     Say(
         N_("{seller} sat out and sold their brights, but the hand holds nothing that pays: nobody pays for it"),
@@ -291,31 +293,33 @@ SALE: Sentence = (
     ),
     Say(
         N_(
-            "{seller} sat out and sold their brights: {brights} for brights, {bonus_cards} for bonus cards and "
-            "{combinations} for combinations, doubled for three cards of {month}: {value} points from each of "
-            "{payers}"
+            "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}: {each} from each "
+            "of {payers}{money}"
         ),
         when=lambda f: f["month"] is not None,
     ),
-    Say(
-        N_(
-            "{seller} sat out and sold their brights: {brights} for brights, {bonus_cards} for bonus cards and "
-            "{combinations} for combinations: {value} points from each of {payers}"
-        )
-    ),
+    Say(N_("{seller} sat out and sold their brights for {worth}: {each} from each of {payers}{money}")),
 )
+SALE_PARTS = {
+    "brights": N_("{n} for brights"),
+    "bonus_cards": N_("{n} for bonus cards"),
+    "combinations": N_("{n} for combinations"),
+}
+SALE_EACH = plural("{n} point", "{n} points", "value")
+SALE_MONEY = Say(N_(" ({amount:,} each)"))
 
 
-def sale_reason(w: Words, sale: Sale) -> str:
-    """What the fourth's brights sold for, and who pays (RULES.md 4.5)."""
+def sale_reason(w: Words, sale: Sale, stake: int = 1) -> str:
+    """What the fourth's brights sold for, and who pays (RULES.md 4.5); the money each pays at a stake."""
+    worth = [w.say(said, n=getattr(sale, part)) for part, said in SALE_PARTS.items() if getattr(sale, part)]
     facts = {
         "seller": sale.seller,
         "payers": list(sale.payers),
-        "brights": sale.brights,
-        "bonus_cards": sale.bonus_cards,
-        "combinations": sale.combinations,
+        "worth": names.joined(w, worth),
         "month": sale.month,
         "value": sale.value,
+        "each": say(w, SALE_EACH, {"value": sale.value}),
+        "money": say(w, SALE_MONEY, {"amount": sale.value * stake}) if stake != 1 else "",
     }
     return say(w, SALE, facts)
 
@@ -325,7 +329,11 @@ def sale_reason(w: Words, sale: Sale) -> str:
 REDEAL = Say(N_("Redeal: the deal does not count; nobody pays and nothing carries over"))
 NAGARI = (
     Say(
-        N_("Nagari: the hand has no winner, so nobody pays (nagari number {count} in a row)"),
+        N_("Nagari: the hand has no winner, so nobody pays the stake (the brights sold are paid apart)"),
+        when=lambda f: bool(f.get("sold")),
+    ),
+    Say(
+        N_("Nagari: the hand has no winner, so nobody pays (the {count:th} nagari in a row)"),
         when=lambda f: f["streak"],
     ),
     Say(N_("Nagari: the hand has no winner, so nobody pays")),
@@ -351,17 +359,17 @@ FACTOR = Say(N_("× {factor} ({rule})"))
 SHARE = Say(N_("+ {points} for {player}"))
 PAYS = (
     Say(
-        N_("{payer} pays {payee} {points} points ({amount:,} at {stake:,} a point)"),
+        N_("{payer} pays {payee} {points:,} points ({amount:,} at {stake:,} a point)"),
         when=lambda f: f["stake"] != 1,
     ),
-    Say(N_("{payer} pays {payee} {points} points")),
+    Say(N_("{payer} pays {payee} {points:,} points")),
 )
 PAYS_SUM = (
     Say(
-        N_("{payer} pays {payee} {sum} = {points} points ({amount:,} at {stake:,} a point)"),
+        N_("{payer} pays {payee} {sum} = {points:,} points ({amount:,} at {stake:,} a point)"),
         when=lambda f: f["stake"] != 1,
     ),
-    Say(N_("{payer} pays {payee} {sum} = {points} points")),
+    Say(N_("{payer} pays {payee} {sum} = {points:,} points")),
 )
 
 
@@ -374,13 +382,20 @@ def base_sum(s: Settlement) -> str:
     return f"({added}) × {s.doubling}" if s.gos_added else f"{added} × {s.doubling}"
 
 
-def explanation(w: Words, s: Settlement, rules: RuleSet | None = None) -> list[str]:
-    """The settlement told line by line: how the base is reached, then what each loser pays and why."""
-    sold = [sale_reason(w, s.sale)] if s.sale is not None else []  # paid at the deal, whatever comes of the hand
+def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: int | None = None) -> list[str]:
+    """The settlement told line by line: how the base is reached, then what each loser pays and why. ``stake``:
+    the hand's, where the settlement does not carry it (a nagari's), for the money of a sale."""
+    # the sale is paid at the deal, whatever comes of the hand
+    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake)] if s.sale is not None else []
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
-        facts: dict[str, Any] = {"streak": s.nagari_streak, "count": s.nagari_streak + 1, "carry": s.next_carry}
+        facts: dict[str, Any] = {
+            "streak": s.nagari_streak,
+            "count": s.nagari_streak + 1,
+            "carry": s.next_carry,
+            "sold": bool(sold),
+        }
         # RULES.md 8: the carry is the multiplier per nagari, up to the cap; a capped carry says so
         facts["capped"] = rules is not None and rules.nagari_multiplier ** (s.nagari_streak + 1) > s.next_carry
         return [say(w, NAGARI, facts), say(w, CARRY, facts), *sold]

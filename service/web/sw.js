@@ -12,6 +12,7 @@ const PAGE = [
     .map((name) => `/table/js/${name}.js`),
   "/v1/cards",
   "/v1/rules",
+  "/v1/words",
 ];
 
 self.addEventListener("install", (event) => {

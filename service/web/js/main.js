@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { app } from "./app.js";
 import { setCatalog } from "./cards.js";
 import { load, save } from "./store.js";
-import { WORDS, pickLanguage, setLanguage, language, t } from "./words.js";
+import { LANGUAGES, pickLanguage, setLanguage, useLanguage, language, t } from "./words.js";
 import * as settle from "./settle.js";
 import * as live from "./live.js";
 import * as ledger from "./ledger.js";
@@ -29,19 +29,20 @@ function header(current) {
         h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
           h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
       // in the sticky header, so it is in sight wherever the person was when the service could not be reached
-      app.offline ? offlineBanner() : h("button", {
-        type: "button", class: "lang", "data-key": "lang", lang: language() === "ko" ? "en" : "ko",
-        onclick: () => {
-          const next = language() === "ko" ? "en" : "ko";
+      app.offline ? offlineBanner() : h("select", {
+        class: "lang", "data-key": "lang", "aria-label": t("language_label"),
+        onchange: async (event) => {
+          const next = event.target.value;
           save("lang", next);
-          setLanguage(next);
+          await useLanguage(next);
           app.rerender();
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();
           // and the knobs' labels of the rules panel
           get("/v1/rules").then((rules) => { app.knobSpecs = knobSpecs(rules.knobs); app.rerender(); }).catch(() => {});
         },
-      }, t("switch_to"))));
+      }, Object.entries(LANGUAGES).map(([tag, name]) =>
+        h("option", { value: tag, lang: tag, selected: tag === language() ? "" : null }, name)))));
 }
 
 function offlineBanner() {
@@ -123,7 +124,7 @@ async function start() {
     app.presets = rules.presets;
     app.knobSpecs = knobSpecs(rules.knobs);
   } catch {
-    root.replaceChildren(h("p", { class: "offline", role: "alert" }, WORDS[language()].offline, " ",
+    root.replaceChildren(h("p", { class: "offline", role: "alert" }, t("offline"), " ",
       h("button", { type: "button", onclick: () => location.reload() }, t("retry"))));
     return;
   }
