@@ -63,6 +63,7 @@ RULE_CODES = (
     "impossible-counts",
     "impossible-points",
     "sit-out-not-allowed",
+    "amount-too-large",
     # a move log
     "bad-deal",
     "bad-move",

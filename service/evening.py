@@ -33,6 +33,7 @@ from engine import (
     resolve,
 )
 from engine.evening import MAX_PEOPLE, MIN_PEOPLE
+from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
@@ -71,7 +72,7 @@ class EveningSettle(SettleRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK})
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
 
@@ -81,7 +82,7 @@ class EveningReplay(ReplayRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK})
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
 
@@ -380,7 +381,19 @@ def evening_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         draw=DealerDraw(draw["time"], draw["rounds"]) if draw is not None else None,
         stake=stake,
     )
+    _bounded(ledger)
     return {**evening_json(w, ledger, rules), **echo(rules)}
+
+
+def _bounded(ledger: Evening) -> None:
+    """Refuse an evening whose running totals or balances pass what every client holds exactly (API.md v1.3):
+    each hand's amounts are bounded by the engine's settlement, their sums over the evening here."""
+    for hand in ledger.hands:
+        for kept in (hand.totals, hand.balances or {}):
+            for player, total in kept.items():
+                if abs(total) > MAX_AMOUNT:
+                    error = EveningError("amount-too-large", why="total", player=player, total=total, limit=MAX_AMOUNT)
+                    raise error.in_hand(hand.index)
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from engine import (
     resolve,
 )
 from engine.rules import TwoCardBomb
+from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
 
 from .catalogs import Echo, echo
@@ -145,7 +146,7 @@ class ReplayRequest(Strict):
     )
     deal = fields.Nested(DealSchema, required=True)
     moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK))
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
 
 

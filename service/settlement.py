@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask.typing import ResponseReturnValue
+import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine import (
@@ -28,6 +29,7 @@ from engine import (
     resolve,
     settle,
 )
+from engine.settlement import MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
@@ -112,10 +114,12 @@ class SettleRequest(Strict):
     rules = rules_field()
     players = fields.List(fields.Nested(SettlePlayer), required=True, validate=validate.Length(2, MAX_PLAYERS))
     winner = fields.String(
-        load_default=None,
         allow_none=True,
         validate=validate.Length(1, MAX_ID_LENGTH),
-        metadata={"description": "the player who stopped; null for a nagari"},
+        metadata={
+            "description": "the player who stopped; null for a nagari. Required unless outcome is given and is "
+            "not stop (API.md v1.3: a missing winner no longer rules a nagari)"
+        },
     )
     outcome = one_of(
         "Outcome",
@@ -134,9 +138,15 @@ class SettleRequest(Strict):
             "description": "the loser who called go last; needed only for gobak pays-all when several losers called go"
         },
     )
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK))
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
     sit_out = sit_out_field()
+
+    @ma.validates_schema
+    def _winner_said(self, data: Mapping[str, Any], **kwargs: Any) -> None:
+        # API.md v1.3: a nagari is said (winner null, or outcome nagari), never read from a missing winner
+        if "winner" not in data and data.get("outcome") in (None, Outcome.STOP.value):
+            raise ma.ValidationError("Missing data for required field.", field_name="winner")
 
 
 class FactorOut(Strict):
@@ -309,8 +319,8 @@ def hand_result(body: Mapping[str, Any]) -> HandResult:
             )
             for p in players
         ),
-        winner=body["winner"],
-        outcome=body["outcome"] or (Outcome.STOP if body["winner"] is not None else Outcome.NAGARI),
+        winner=body.get("winner"),
+        outcome=body["outcome"] or (Outcome.STOP if body.get("winner") is not None else Outcome.NAGARI),
         nagari_streak=body["nagari_streak"],
         stake=body["stake"],
         last_go=body["last_go"],
