@@ -403,15 +403,13 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         raise HandError(
             "amount-too-large", why="nagari-streak", nagari_streak=hand.nagari_streak, limit=MAX_NAGARI_STREAK
         )
-    carry = nagari_carry(hand.nagari_streak, rules)
-    _bounded(hand.stake, nagari=carry)
+    carry = _carry(hand.nagari_streak, rules)
     # RULES.md 4.5: the fourth's brights are sold at the deal, whatever comes of the hand (a deal redealt aside)
     sale = sale_of(hand.sit_out, [p.id for p in hand.players], rules) if outcome is not Outcome.REDEAL else None
     if sale is not None:
         _bounded(hand.stake, sale.seller, sale=sale.value)
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
-        next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
-        _bounded(hand.stake, next_carry=next_carry)
+        next_carry = _carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(
             outcome,
             None,
@@ -503,6 +501,20 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         pushes=hand.pushes,
         sale=sale,
     )
+
+
+def _carry(streak: int, rules: RuleSet) -> int:
+    """The nagari carry of a streak, refused (``amount-too-large``) when it is itself past MAX_AMOUNT."""
+    carry = nagari_carry(streak, rules)
+    if carry > MAX_AMOUNT:
+        raise HandError(
+            "amount-too-large",
+            why="nagari-carry",
+            nagari_multiplier=rules.nagari_multiplier,
+            nagari_streak=streak,
+            limit=MAX_AMOUNT,
+        )
+    return carry
 
 
 def _bounded(stake: int, player: str | None = None, **factors: int) -> None:

@@ -11,13 +11,16 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
-from flask import Flask
+from flask import Flask, redirect
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from engine import ENGINE_VERSION
 
@@ -65,6 +68,17 @@ class GoStopFlask(Flask):
         if req.url_rule is not None:
             req.environ[observability.RULE_KEY] = req.url_rule.rule
         return super().dispatch_request()
+
+    def handle_http_exception(self, e: HTTPException) -> HTTPException | ResponseReturnValue:
+        # Werkzeug's redirects (a doubled slash merged, a slash added) name the host the request's Host header
+        # gave: answer a relative Location, which no header can point elsewhere (RFC 9110 10.2.2)
+        if isinstance(e, RequestRedirect):
+            target = urlsplit(e.new_url)
+            location = target.path + (f"?{target.query}" if target.query else "")
+            response = redirect(location, e.code)
+            response.autocorrect_location_header = False
+            return response
+        return super().handle_http_exception(e)
 
     @cached_property
     def _sync_funcs(self) -> dict[Callable[..., Any], Callable[..., Any]]:

@@ -72,7 +72,9 @@ class EveningSettle(SettleRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(
+        load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK}
+    )
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
 
@@ -82,7 +84,9 @@ class EveningReplay(ReplayRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(
+        load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK}
+    )
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
 

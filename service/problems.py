@@ -95,9 +95,7 @@ class ProblemSchema(Strict):
     factors = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
-        metadata={
-            "description": "amount-too-large: what the rules multiply (base, the rules applied, stake), by name"
-        },
+        metadata={"description": "amount-too-large: what the rules multiply (base, the rules applied, stake), by name"},
     )
     limit = fields.Integer(
         metadata={"description": "amount-too-large: the bound passed (2^53 - 1, or the longest nagari streak)"}

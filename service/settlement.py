@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask.typing import ResponseReturnValue
 import marshmallow as ma
+from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from engine import (

@@ -130,7 +130,9 @@ def test_settle_nagari(client):
 
 
 def test_settle_default_rules_follow_player_count(client):
-    body = client.post("/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}, {"id": "C"}], "winner": None}).get_json()
+    body = client.post(
+        "/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}, {"id": "C"}], "winner": None}
+    ).get_json()
     assert body["rules"]["preset"] == "korean-3p"
 
 
@@ -179,7 +181,11 @@ A8 = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug
             "gobak",
         ),
         (
-            {"rules": {"preset": "korean-2p", "gobakk": "double"}, "players": [{"id": "A"}, {"id": "B"}], "winner": None},
+            {
+                "rules": {"preset": "korean-2p", "gobakk": "double"},
+                "players": [{"id": "A"}, {"id": "B"}],
+                "winner": None,
+            },
             "unknown-knob",
             "knob",
             "gobakk",

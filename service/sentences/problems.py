@@ -463,6 +463,12 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("amount-too-large", "nagari-streak"): Say(
         N_("{nagari_streak} nagari hands in a row: at most {limit} are counted, so that every amount stays exact")
     ),
+    ("amount-too-large", "nagari-carry"): Say(
+        N_(
+            "A nagari carry of {nagari_multiplier} to the power {nagari_streak}: past {limit}, the largest amount "
+            "every client holds exactly"
+        )
+    ),
     ("amount-too-large", "total"): Say(
         N_("{player}'s total would come to {total}: past {limit}, the largest amount every client holds exactly")
     ),
