@@ -40,7 +40,7 @@ from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
 from .parsing import GoStopBlueprint
 from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
-from .schemas import MAX_ID_LENGTH, Count, Either, Named, Strict, one_of, rules_field
+from .schemas import MAX_ID_LENGTH, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
 from .settlement import SettlementOut, SettleRequest, hand_result, settlement_json
 
@@ -95,12 +95,12 @@ _PUSH = "the winner pushed this hand (밀기, RULES.md 11.3): nothing of its res
 
 class SettledHand(Strict):
     settle = fields.Nested(EveningSettle, required=True)
-    push = fields.Boolean(load_default=False, metadata={"description": _PUSH})
+    push = Flag(load_default=False, metadata={"description": _PUSH})
 
 
 class LoggedHand(Strict):
     replay = fields.Nested(EveningReplay, required=True)
-    push = fields.Boolean(load_default=False, metadata={"description": _PUSH})
+    push = Flag(load_default=False, metadata={"description": _PUSH})
 
 
 # An evening's hand, by the key it has: its result, or its log (component names of the OpenAPI document).

@@ -42,6 +42,7 @@ from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
     Count,
+    Flag,
     MoveList,
     Named,
     Strict,
@@ -94,7 +95,7 @@ class MoveSchema(Strict):
             "layout, where two_card_bomb allows it"
         },
     )
-    flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
+    flip = Flag(metadata={"description": "a flip-only turn, owed after a bomb"})
     chongtong = fields.List(
         Named("CardId"),
         validate=validate.Length(4, 4),

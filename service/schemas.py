@@ -114,6 +114,18 @@ class Count(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class Flag(fields.Boolean):
+    """A yes or no of a request: JSON true or false, nothing else (marshmallow's Boolean also reads "yes", "on",
+    1 and 0.0 as one, which JSON Schema, and so the document, does not)."""
+
+    plain_type = bool  # a bool passes through unchanged (service.loading)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class Strict(ma.Schema):
     class Meta:
         unknown = ma.RAISE
@@ -151,7 +163,7 @@ def _knob_field(name: str, required: bool) -> fields.Field[Any]:
     meta: dict[str, Any] = {"description": knob.doc}
     kw: dict[str, Any] = {"required": required, "metadata": meta}
     if knob.kind == "bool":
-        return fields.Boolean(**kw)
+        return Flag(**kw)
     if knob.kind == "int":
         return fields.Integer(validate=validate.Range(knob.minimum, knob.maximum), strict=True, **kw)
     if knob.kind == "choice":

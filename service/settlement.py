@@ -39,6 +39,7 @@ from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
     Count,
+    Flag,
     Named,
     Strict,
     card_list,
@@ -75,7 +76,7 @@ class DeclaredCounts(Strict):
         },
     )
     brights = Count(load_default=0)
-    rain = fields.Boolean(load_default=False, metadata={"description": "whether the brights include the rain bright"})
+    rain = Flag(load_default=False, metadata={"description": "whether the brights include the rain bright"})
     animals = Count(load_default=0, metadata={"description": "the cup counted here when cup is animal"})
     ribbons = Count(load_default=0)
     junk_units = Count(

@@ -191,3 +191,43 @@ def test_a_redirect_is_relative_whatever_the_host_header(client, path):
     assert resp.status_code in (301, 308)
     location = resp.headers["Location"]
     assert location.startswith("/") and not location.startswith("//") and "evil" not in location
+
+
+# --- strict booleans, a byte order mark ---------------------------------------------------------------------
+
+NOT_BOOLEANS = ["yes", "on", "true", 1, 0, 0.0, 1.0, None]
+
+
+@pytest.mark.parametrize("value", NOT_BOOLEANS)
+def test_push_takes_only_true_or_false(client, value):
+    hand = {"settle": {"players": PAIR, "winner": None}, "push": value}
+    problem = assert_problem(client.post("/v1/evening", json={"people": ["A", "B"], "hands": [hand]}), 422)
+    assert list(problem["errors"]) == ["hands.0.push"]
+
+
+@pytest.mark.parametrize("value", NOT_BOOLEANS)
+def test_rain_and_knobs_take_only_true_or_false(client, value):
+    declared = {"points": 3, "brights": 3, "rain": value}
+    body = {"players": [{"id": "A", "declared": declared}, {"id": "B"}], "winner": None}
+    problem = assert_problem(client.post("/v1/settle", json=body), 422)
+    assert list(problem["errors"]) == ["players.0.declared.rain"]
+    knob = {"rules": {"preset": "korean-2p", "gwangbak": value}, "players": PAIR, "winner": None}
+    assert assert_problem(client.post("/v1/settle", json=knob), 422, "invalid-knob")["knob"] == "gwangbak"
+
+
+def test_true_and_false_are_read(client):
+    for value in (True, False):
+        hand = {"settle": {"players": PAIR, "winner": None}, "push": value}
+        resp = client.post(
+            "/v1/evening", json={"people": ["A", "B"], "rules": {"preset": "korean-2p", "push": 1}, "hands": [hand]}
+        )
+        assert resp.status_code == (422 if value else 200)  # a nagari cannot be pushed, but push is read
+        if value:
+            assert resp.get_json()["code"] == "push-not-allowed"
+
+
+def test_a_json_body_after_a_byte_order_mark_is_read(client):
+    body = b'\xef\xbb\xbf{"cards": ["jan-bright", "mar-bright", "aug-bright"]}'
+    resp = client.post("/v1/score", data=body, content_type="application/json")
+    assert resp.status_code == 200 and resp.get_json()["total"] == 3
+    assert_problem(client.post("/v1/score", data=b"\xef\xbb\xbf", content_type="application/json"), 400)
