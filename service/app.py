@@ -24,7 +24,7 @@ from werkzeug.routing import RequestRedirect
 
 from engine import ENGINE_VERSION
 
-from . import catalogs, evening, observability, problems, replay, schemas, score, security, settlement
+from . import catalogs, compression, evening, observability, problems, replay, schemas, score, security, settlement
 from .api import docs, page, rulebook
 from .i18n import LANGUAGES
 from .jsonio import OrjsonProvider
@@ -152,6 +152,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):
         app.register_blueprint(plain)
     problems.init_app(app)
+    compression.init_app(app)
     observability.init_app(app, security.init_app(app))
     docs.publish(app, *document(app))
     return app

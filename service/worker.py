@@ -54,7 +54,7 @@ from gunicorn.http.errors import (
 from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
-from .codes import SERVER_CODES, type_of
+from .codes import API_VERSION, SERVER_CODES, type_of
 
 BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
 REFUSAL_SLOTS = 128  # connections a full worker may be refusing at once, beyond worker_connections
@@ -94,6 +94,7 @@ def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
         "Connection: close",
         "Cache-Control: no-store",
         "X-Content-Type-Options: nosniff",
+        f"API-Version: {API_VERSION}",
         *headers,
     ]
     return "\r\n".join([*head, "", ""]).encode("latin-1") + body

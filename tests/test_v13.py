@@ -231,3 +231,73 @@ def test_a_json_body_after_a_byte_order_mark_is_read(client):
     resp = client.post("/v1/score", data=body, content_type="application/json")
     assert resp.status_code == 200 and resp.get_json()["total"] == 3
     assert_problem(client.post("/v1/score", data=b"\xef\xbb\xbf", content_type="application/json"), 400)
+
+
+# --- the version, CORS, gzip --------------------------------------------------------------------------------
+
+
+def test_the_api_version_is_the_packages_major_and_minor():
+    import engine
+    from service.codes import API_VERSION
+
+    assert API_VERSION == "1.3" and engine.__version__.startswith(API_VERSION + ".")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/healthz"), ("GET", "/v1/cards"), ("POST", "/v1/settle"), ("GET", "/nowhere"), ("GET", "/rules")],
+)
+def test_every_answer_says_the_api_version(client, method, path):
+    assert client.open(path, method=method, json={} if method == "POST" else None).headers["API-Version"] == "1.3"
+
+
+def test_the_servers_own_refusals_say_the_api_version():
+    from service.worker import FULL_503
+
+    assert b"\r\nAPI-Version: 1.3\r\n" in FULL_503
+
+
+def test_cors_exposes_what_a_browser_client_needs():
+    from service import create_app
+
+    client = create_app({"TESTING": True, "CORS_ORIGINS": ["https://table.example"]}).test_client()
+    resp = client.get("/v1/cards", headers={"Origin": "https://table.example"})
+    exposed = {h.strip().lower() for h in resp.headers["Access-Control-Expose-Headers"].split(",")}
+    assert exposed == {"etag", "retry-after", "api-version", "x-request-id"}
+
+
+def test_an_answer_over_1_kb_is_gzipped_when_accepted(client):
+    import gzip
+    import json
+
+    from bench.common import REPLAY_BODY
+
+    plain = client.post("/v1/replay", json=REPLAY_BODY)
+    assert "Content-Encoding" not in plain.headers and "Accept-Encoding" in plain.headers["Vary"]
+    packed = client.post("/v1/replay", json=REPLAY_BODY, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    data = packed.get_data()
+    assert len(data) < len(plain.get_data()) / 2
+    assert json.loads(gzip.decompress(data)) == plain.get_json()
+    assert int(packed.headers["Content-Length"]) == len(data)
+    refused = client.post("/v1/replay", json=REPLAY_BODY, headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers
+    small = client.get("/healthz", headers={"Accept-Encoding": "gzip"})
+    assert len(small.get_data()) < 1024 and "Content-Encoding" not in small.headers  # not worth it
+
+
+def test_a_gzipped_catalog_keeps_its_revalidation(client):
+    first = client.get("/v1/cards", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip" and first.headers["ETag"].startswith('W/"')
+    again = client.get("/v1/cards", headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("header", "accepted"),
+    [("gzip", True), ("GZIP;q=0.5", True), ("*", True), ("br, *;q=0", False), ("gzip;q=0", False), ("", False)],
+)
+def test_accept_encoding_is_read_as_rfc_9110_says(header, accepted):
+    from service.compression import accepts_gzip
+
+    assert accepts_gzip(header) is accepted
