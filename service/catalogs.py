@@ -38,7 +38,7 @@ class CardNamesOut(Strict):
 class CardOut(Strict):
     id = Named("CardId", required=True)
     month = fields.Integer(required=True, allow_none=True, metadata={"description": "1-12; null: a bonus card"})
-    kind = Named("CardKind", required=True)
+    kind = Named("CardKind", open=True, required=True)
     junk_units = fields.Integer(required=True)
     tags = fields.List(fields.String(), required=True)
     names = fields.Nested(CardNamesOut, required=True)
@@ -49,7 +49,7 @@ class CardsResponse(Strict):
 
 
 class PresetOut(Strict):
-    name = Named("PresetName", required=True)
+    name = Named("PresetName", open=True, required=True)
     description = fields.String(required=True)
     players = fields.Integer(required=True)
 

@@ -172,7 +172,7 @@ class EveningRequest(Strict):
 
 class FirstDealerOut(Strict):
     dealer = fields.String(required=True)
-    by = Named("DealerBy", required=True)
+    by = Named("DealerBy", open=True, required=True)
     time = Named("DrawTime", required=True, allow_none=True)
     months = fields.Dict(
         keys=fields.String(),

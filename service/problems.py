@@ -63,7 +63,7 @@ class ProblemSchema(Strict):
     title = fields.String(required=True, metadata={"description": "the kind of problem, in the asked language"})
     status = fields.Integer(required=True)
     detail = fields.String(required=True, metadata={"description": "this problem, in the asked language"})
-    code = Named("ProblemCode", required=True)
+    code = Named("ProblemCode", open=True, required=True)
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),

@@ -182,7 +182,7 @@ class EventOut(Strict):
         required=True, allow_none=True, metadata={"description": "the move that caused it; null at the deal"}
     )
     player = fields.String(required=True, allow_none=True)
-    type = Named("EventType", required=True)
+    type = Named("EventType", open=True, required=True)
     detail = fields.String(required=True)
     from_ = fields.String(data_key="from", metadata={"description": "steal: the player who gives"})
     cards = fields.List(Named("CardId"), metadata={"description": "the cards taken, shown or stolen"})
@@ -193,7 +193,7 @@ class EventOut(Strict):
             "the card taken in for a bonus card"
         }
     )
-    cause = Named("EventType", metadata={"description": "steal: the event that stole"})
+    cause = Named("EventType", open=True, metadata={"description": "steal: the event that stole"})
     played = fields.Raw(metadata={"description": "the card played (a list for a bomb)"})
     paired = Named("CardId", metadata={"description": "ppuk: the layout card the played card paired with"})
     bonus = fields.List(
@@ -232,7 +232,7 @@ class InstantPaymentOut(Strict):
     to = fields.String(required=True)
     points = fields.Integer(required=True)
     amount = fields.Integer(required=True)
-    code = Named("InstantPaymentCode", required=True)
+    code = Named("InstantPaymentCode", open=True, required=True)
     turns = fields.Integer(required=True, metadata={"description": "first-ppuk: ppuks on this many first turns"})
     reason = fields.String(required=True)
     move_index = fields.Integer(required=True, allow_none=True, metadata={"description": "null: at the deal"})
@@ -242,6 +242,7 @@ class IfGoOut(Strict):
     go_count = fields.Integer(required=True, metadata={"description": "the go count after this go"})
     gobak = Named(
         "GobakChoice",
+        open=True,
         required=True,
         metadata={"description": "what gobak makes this player pay if another player then wins"},
     )
@@ -250,7 +251,7 @@ class IfGoOut(Strict):
 
 class NextOut(Strict):
     player = fields.String(required=True)
-    expects = Named("Expect", required=True)
+    expects = Named("Expect", open=True, required=True)
     if_stop = fields.Nested(
         SettlementOut, metadata={"description": "with expects call: exactly what a stop now would settle"}
     )

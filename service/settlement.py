@@ -151,13 +151,13 @@ class SettleRequest(Strict):
 
 
 class FactorOut(Strict):
-    rule = fields.String(required=True)
+    rule = Named("CheckRule", open=True, required=True)
     factor = fields.Integer(required=True)
     reason = fields.String(required=True)
 
 
 class CheckOut(Strict):
-    rule = fields.String(required=True, metadata={"description": "the rule of RULES.md 8 checked"})
+    rule = Named("CheckRule", open=True, required=True, metadata={"description": "the rule of RULES.md 8 checked"})
     applied = fields.Boolean(required=True)
     factor = fields.Integer(
         required=True, metadata={"description": "what it multiplies the payment by: 1 changes nothing, 0 pays nothing"}
@@ -209,7 +209,7 @@ class SaleOut(Strict):
 
 
 class SettlementOut(Strict):
-    outcome = Named("Outcome", required=True)
+    outcome = Named("Outcome", open=True, required=True)
     winner = fields.String(required=True, allow_none=True)
     score = fields.Nested(ScoreOut, required=True, allow_none=True)
     base_points = fields.Integer(required=True)
