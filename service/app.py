@@ -137,6 +137,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.spec.components.schema(name, schema)
     api.spec.components.schema("RulesOverride", schema=schemas.RulesOverrideSchema)
     api.spec.components.schema("Move", schema=replay.MoveSchema)
+    api.spec.components.schema("LeanReplayResponse", schema=replay.LeanReplayResponse)
     for component, shape in evening.HAND_SHAPES.values():
         api.spec.components.schema(component, schema=shape)
     meta, assets = docs.blueprints()

@@ -301,3 +301,63 @@ def test_accept_encoding_is_read_as_rfc_9110_says(header, accepted):
     from service.compression import accepts_gzip
 
     assert accepts_gzip(header) is accepted
+
+
+# --- the lean replay --------------------------------------------------------------------------------------
+
+
+def _replay_body() -> dict[str, Any]:
+    from service.replay import examples
+
+    return examples()["full-deal"]
+
+
+@pytest.mark.parametrize(("query", "headers"), [("?view=lean", {}), ("", {"Prefer": "return=minimal"})])
+def test_the_lean_replay_is_the_state_and_the_payments_without_words(client, query, headers):
+    body = _replay_body()
+    full = client.post("/v1/replay", json=body).get_json()
+    resp = client.post("/v1/replay" + query, json=body, headers={"Accept-Language": "ko", **headers})
+    assert resp.status_code == 200 and "Prefer" in resp.headers["Vary"]
+    assert resp.headers.get("Preference-Applied") == ("return=minimal" if headers else None)
+    lean = resp.get_json()
+    assert lean["view"] == "lean" and lean["status"] == full["status"] == "finished"
+    assert set(lean) == {"view", "status", "players", "stock_left", "instant_payments", "next", "settlement"} | {
+        "engine_version"
+    }
+    for mine, whole in zip(lean["players"], full["players"], strict=True):
+        assert mine["points"] == whole["score"]["total"] and mine["counts"] == whole["score"]["counts"]
+    assert lean["settlement"]["payments"] == [
+        {k: p[k] for k in ("from", "to", "points", "amount")} for p in full["settlement"]["payments"]
+    ]
+    text = resp.get_data(as_text=True)
+    assert "detail" not in text and "reason" not in text and "explanation" not in text
+    assert len(text) * 4 < len(client.post("/v1/replay", json=body).get_data())
+
+
+def test_the_lean_replay_of_a_live_hand_says_what_comes_next(client):
+    from service.replay import LIVE_EXAMPLE
+
+    full = client.post("/v1/replay", json=LIVE_EXAMPLE).get_json()
+    lean = client.post("/v1/replay?view=lean", json=LIVE_EXAMPLE).get_json()
+    assert lean["next"] == full["next"] and lean["settlement"] is None and lean["status"] == "in_progress"
+
+
+def test_the_full_view_wins_over_prefer_and_a_bad_view_is_refused(client):
+    body = _replay_body()
+    full = client.post("/v1/replay?view=full", json=body, headers={"Prefer": "return=minimal"})
+    assert "events" in full.get_json() and "Preference-Applied" not in full.headers
+    problem = assert_problem(client.post("/v1/replay?view=tiny", json=body), 422, "validation-error")
+    assert list(problem["errors"]) == ["query.view"]
+
+
+def test_the_lean_replay_is_documented_with_an_example():
+    import yaml
+
+    from tests.conftest import ROOT
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    operation = spec["paths"]["/v1/replay"]["post"]
+    assert {"view", "Prefer"} <= {p.get("name") for p in operation["parameters"]}
+    content = operation["responses"]["200"]["content"]["application/json"]
+    assert {"$ref": "#/components/schemas/LeanReplayResponse"} in content["schema"]["oneOf"]
+    assert content["examples"]["lean-live-hidden-hands"]["value"]["view"] == "lean"
