@@ -9,6 +9,7 @@ import json
 import re
 import resource
 import runpy
+import signal
 import socket
 
 import pytest
@@ -22,6 +23,7 @@ from bench.hostile import (
     kill_a_worker,
     mix,
     open_files,
+    sighup_during_load,
     sigterm_during_load,
     slow_clients,
 )
@@ -229,6 +231,31 @@ def test_sigterm_answers_what_was_sent_before_it_and_exits_within_the_graceful_t
     assert report.sent_before and report.failed_before == []
     assert report.failed_while_listening == []  # new connections are refused only once the listener is closed
     assert report.exited_at - report.signalled_at < graceful
+
+
+def test_sighup_keeps_the_old_workers_serving_until_the_new_ones_run(tmp_path):
+    """Issue 30: after a SIGHUP the old workers stopped at once, and requests waited while the new ones built the
+    application (p99 2.3 s). Now no request waits as long as the new workers took to be there."""
+    with Server({"WORKERS": "2"}, tmp_path / "server.log") as server:
+        report = asyncio.run(sighup_during_load(server, MIX, connections=4, seconds=40, signal_at=1))
+        assert_clean_log(server)
+    assert report.replaced_after is not None and report.load.failures == []
+    assert set(report.load.answers) == {200}
+    waited = max(done - sent for sent, done, _ in report.load.answered_at if sent >= report.signalled_at)
+    assert waited < report.replaced_after, (waited, report.replaced_after)
+
+
+def test_a_server_leaves_no_metrics_directory_behind(tmp_path):
+    import glob
+    import tempfile
+
+    pattern = f"{tempfile.gettempdir()}/gostop-metrics-*"
+    before = set(glob.glob(pattern))
+    with Server({"WORKERS": "1"}, tmp_path / "server.log") as server:
+        server.proc.send_signal(signal.SIGHUP)  # read again, the config keeps the directory it made
+        made = set(glob.glob(pattern)) - before
+        assert len(made) == 1 and server.healthy()
+    assert set(glob.glob(pattern)) - before == set()
 
 
 # --- the settings, the manifests ------------------------------------------------------------------------------
