@@ -137,6 +137,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.spec.components.schema(name, schema)
     api.spec.components.schema("RulesOverride", schema=schemas.RulesOverrideSchema)
     api.spec.components.schema("Move", schema=replay.MoveSchema)
+    # the two answers of /v1/replay, full and lean (its 200 is one of them: service.replay)
+    api.spec.components.schema("ReplayResponse", schema=replay.ReplayResponse)
     api.spec.components.schema("LeanReplayResponse", schema=replay.LeanReplayResponse)
     for component, shape in evening.HAND_SHAPES.values():
         api.spec.components.schema(component, schema=shape)

@@ -722,7 +722,7 @@ def blueprint() -> GoStopBlueprint:
             },
         ],
         responses={
-            "200": {
+            200: {
                 "content": {
                     "application/json": {
                         "schema": {

@@ -361,3 +361,15 @@ def test_the_lean_replay_is_documented_with_an_example():
     content = operation["responses"]["200"]["content"]["application/json"]
     assert {"$ref": "#/components/schemas/LeanReplayResponse"} in content["schema"]["oneOf"]
     assert content["examples"]["lean-live-hidden-hands"]["value"]["view"] == "lean"
+
+
+def test_the_lean_example_is_the_answer_of_the_live_example(client):
+    import yaml
+
+    from service.replay import LIVE_EXAMPLE
+    from tests.conftest import ROOT
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    content = spec["paths"]["/v1/replay"]["post"]["responses"]["200"]["content"]["application/json"]
+    expected = content["examples"]["lean-live-hidden-hands"]["value"]
+    assert client.post("/v1/replay?view=lean", json=LIVE_EXAMPLE).get_json() == expected
