@@ -373,3 +373,37 @@ def test_the_lean_example_is_the_answer_of_the_live_example(client):
     content = spec["paths"]["/v1/replay"]["post"]["responses"]["200"]["content"]["application/json"]
     expected = content["examples"]["lean-live-hidden-hands"]["value"]
     assert client.post("/v1/replay?view=lean", json=LIVE_EXAMPLE).get_json() == expected
+
+
+# --- make chromium ------------------------------------------------------------------------------------------
+
+
+def _stub(folder, name: str, script: str) -> None:
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + script + "\n", encoding="utf-8")
+    path.chmod(0o755)
+
+
+@pytest.mark.parametrize(("korean", "installs"), [("", True), ("/fonts/Nanum.ttf: NanumGothic", False)])
+def test_make_chromium_adds_a_korean_font_where_chromium_has_none(tmp_path, korean, installs):
+    """Issue 30: with Chromium there but no Korean font, five page tests failed; the target now installs
+    fonts-nanum (as root, with apt-get) when fc-list :lang=ko lists nothing."""
+    import os
+    import subprocess
+
+    from tests.conftest import ROOT
+
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    calls = tmp_path / "apt-get.log"
+    _stub(stubs, "chromium", "exit 0")
+    _stub(stubs, "id", "echo 0")
+    _stub(stubs, "fc-list", f"echo '{korean}'" if korean else "exit 0")
+    _stub(stubs, "fc-cache", "exit 0")
+    _stub(stubs, "apt-get", f'echo "$@" >> {calls}')
+    env = {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"}
+    done = subprocess.run(["make", "-s", "chromium"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = calls.read_text(encoding="utf-8") if calls.exists() else ""
+    assert ("fonts-nanum" in said) is installs, said
+    assert "chromium" not in said.replace("fonts-nanum", "")  # Chromium itself is there: not installed again
