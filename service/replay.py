@@ -523,10 +523,16 @@ def lean_replay_json(r: Replay, *, nagari_streak: int, stake: int) -> dict[str, 
     state = r.state
     players = []
     for seat in state.seats:
-        s = seat.score(state.rules)
-        counts = {"brights": s.brights, "animals": s.animals, "ribbons": s.ribbons, "junk_units": s.junk_units}
+        sc = seat.score(state.rules)
+        counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons, "junk_units": sc.junk_units}
         players.append(
-            {"id": seat.id, "points": s.total, "counts": counts, "go_count": seat.go_count, "hand_size": seat.hand_size}
+            {
+                "id": seat.id,
+                "points": sc.total,
+                "counts": counts,
+                "go_count": seat.go_count,
+                "hand_size": seat.hand_size,
+            }
         )
     nxt: dict[str, Any] | None = None
     if state.to_move is not None and state.expects is not None:

@@ -162,7 +162,7 @@ class Occupancy:
         if not 0 <= slot < len(self._shared) // self._RECORD.size:
             return False
         connections, written = self._RECORD.unpack_from(self._shared, slot * self._RECORD.size)
-        return connections >= 0 and written > 0
+        return bool(connections >= 0 and written > 0)
 
     def others(self, slot: int) -> list[int]:
         """The connections of every other running worker."""
