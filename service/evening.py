@@ -38,11 +38,12 @@ from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
+from .openapi import SCHEMA_RULES
 from .parsing import GoStopBlueprint
 from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
 from .schemas import MAX_ID_LENGTH, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
-from .settlement import SettlementOut, SettleRequest, hand_result, settlement_json
+from .settlement import WINNER_SAID, SettlementOut, SettleRequest, hand_result, settlement_json
 
 __all__ = [
     "EXAMPLES",
@@ -89,6 +90,8 @@ class EveningReplay(ReplayRequest):
     )
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
+
+SCHEMA_RULES["EveningSettle"] = WINNER_SAID
 
 _PUSH = "the winner pushed this hand (밀기, RULES.md 11.3): nothing of its result is paid, and the next hand pays x2"
 
