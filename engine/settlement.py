@@ -407,7 +407,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     # RULES.md 4.5: the fourth's brights are sold at the deal, whatever comes of the hand (a deal redealt aside)
     sale = sale_of(hand.sit_out, [p.id for p in hand.players], rules) if outcome is not Outcome.REDEAL else None
     if sale is not None:
-        _bounded(hand.stake, sale.seller, sale=sale.value)
+        _bounded(sale.value, hand.stake, sale.seller, sale=sale.value)
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
         next_carry = _carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(
@@ -431,7 +431,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         for loser in losers:
             sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
             points = base * carry * push_factor(hand.pushes or 0)
-            _bounded(hand.stake, loser.id, base=base, nagari=carry, push=push_factor(hand.pushes or 0))
+            _bounded(points, hand.stake, loser.id, base=base, nagari=carry, push=push_factor(hand.pushes or 0))
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, _instant_checks(sides)))
         return Settlement(
             outcome,
@@ -517,12 +517,10 @@ def _carry(streak: int, rules: RuleSet) -> int:
     return carry
 
 
-def _bounded(stake: int, player: str | None = None, **factors: int) -> None:
-    """Refuse a product of ``factors`` and the stake past MAX_AMOUNT (``amount-too-large``), naming them all."""
-    product = max(stake, 1)
-    for factor in factors.values():
-        product *= max(factor, 1)
-    if product > MAX_AMOUNT:
+def _bounded(points: int, stake: int, player: str, **factors: int) -> None:
+    """Refuse ``points`` (the product of ``factors``) that are, or whose amount at ``stake`` is, past MAX_AMOUNT
+    (``amount-too-large``), naming the factors."""
+    if points * max(stake, 1) > MAX_AMOUNT:
         raise HandError("amount-too-large", player=player, factors={**factors, "stake": stake}, limit=MAX_AMOUNT)
 
 
