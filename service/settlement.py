@@ -151,13 +151,13 @@ class SettleRequest(Strict):
             raise ma.ValidationError("Missing data for required field.", field_name="winner")
 
 
-# The document says what ``_winner_said`` checks (service.openapi): without outcome, or with stop, winner is
+# The document says what ``_winner_said`` checks (service.openapi): without outcome (or null), or stop, winner is
 # required. As if/then, which client generators leave aside (an anyOf of required lists changes their types).
 WINNER_SAID = {
     "if": {
         "anyOf": [
             {"not": {"required": ["outcome"]}},
-            {"required": ["outcome"], "properties": {"outcome": {"const": Outcome.STOP.value}}},
+            {"required": ["outcome"], "properties": {"outcome": {"enum": [None, Outcome.STOP.value]}}},
         ]
     },
     "then": {"required": ["winner"]},
