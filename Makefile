@@ -46,11 +46,19 @@ test: $(VENV)/.installed-dev chromium openapi-tools
 # Debian's Chromium for the browser tests (Playwright's own browser download cannot be reached), and a Korean
 # font for the screenshots. Installed with apt-get when missing and run as root (as CI is); otherwise the
 # browser tests skip and say why (with CI=true they fail instead).
+# A machine with Chromium but no Korean font (fc-list :lang=ko lists none) gets fonts-nanum alone: without it the
+# Korean page draws boxes, and the page tests that measure it fail.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { \
 	  echo "installing chromium for the browser tests (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null; \
 	} || echo "could not install chromium: the browser tests will skip (or fail with CI=true)"
+	@! command -v chromium >/dev/null 2>&1 || [ -n "$$(fc-list :lang=ko 2>/dev/null)" ] || [ "$$(id -u)" != 0 ] || { \
+	  echo "installing a Korean font for the browser tests (apt-get install fonts-nanum)"; \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-nanum >/dev/null 2>&1 \
+	    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-nanum >/dev/null; }; } \
+	  && fc-cache -f >/dev/null 2>&1; \
+	} || echo "could not install fonts-nanum: Korean page tests may fail (fc-list :lang=ko lists no font)"
 
 # The JavaScript tools the contract tests run on openapi.yaml (tests/test_contract.py): Redocly's linter,
 # openapi-typescript and tsc, from npm into tools/openapi/node_modules (package.json and its lock are

@@ -546,3 +546,42 @@ async def flood(server: Server, count: int, *, hold: float) -> Flood:
     for _, writer in opened:
         writer.close()
     return Flood(outcomes, files, rss)
+
+
+@dataclass
+class Reload:
+    signalled_at: float
+    replaced_after: float | None  # seconds from SIGHUP until every worker was a new one (None: not within time)
+    load: Load
+
+    def p99(self, start: float, end: float) -> float:
+        """The 99th percentile of answer times (seconds) of the requests sent from ``start`` to ``end`` seconds
+        past the signal (negative: before it)."""
+        window = (self.signalled_at + start, self.signalled_at + end)
+        times = sorted(done - sent for sent, done, _ in self.load.answered_at if window[0] <= sent < window[1])
+        return times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0
+
+
+async def sighup_during_load(
+    server: Server, requests: list[bytes], *, connections: int, seconds: float, signal_at: float, after: float = 1.0
+) -> Reload:
+    """Load; ``signal_at`` seconds in, SIGHUP the master (gunicorn's reload: new workers, the old ones stopped),
+    and watch until every worker is a new one; the load goes on ``after`` seconds more (at most ``seconds`` in
+    all)."""
+    assert server.proc is not None
+    result = Load()
+    end = [time.monotonic() + seconds]
+    running = asyncio.create_task(load(server.port, requests, connections, lambda: time.monotonic() > end[0], result))
+    await asyncio.sleep(signal_at)
+    before = set(server.workers())
+    server.proc.send_signal(signal.SIGHUP)
+    signalled_at = time.monotonic()
+    replaced_after = None
+    while replaced_after is None and time.monotonic() < end[0]:
+        workers = await asyncio.to_thread(server.workers)
+        if len(workers) == server.expected_workers and not before & set(workers):
+            replaced_after = time.monotonic() - signalled_at
+            end[0] = min(end[0], time.monotonic() + after)
+        await asyncio.sleep(0.02)
+    await running
+    return Reload(signalled_at, replaced_after, result)

@@ -78,7 +78,7 @@ from .settlement import Check, HandResult, Payment, PlayerHand, Settlement, chec
 from .sitout import Sale, SitOut, read_sit_out
 from .table import Seat
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 ENGINE_VERSION = __version__
 COMPILED: bool = build.is_compiled(cards)
 """Whether this engine is the build mypyc compiled, or the pure-Python one (``engine.build``, setup.py)."""

@@ -33,6 +33,8 @@ from .scoring import CUP_JUNK_UNITS, Combination, Declared, Score, evaluate
 from .sitout import Sale, SitOut, check_sit_out, sale_of
 
 __all__ = [
+    "MAX_AMOUNT",
+    "MAX_NAGARI_STREAK",
     "Check",
     "HandResult",
     "Payment",
@@ -48,6 +50,10 @@ __all__ = [
 ]
 
 PUSH_MULTIPLIER: Final = 2  # what each push in a row multiplies the next hand by (RULES.md 11)
+# Every amount and point total a settlement holds fits a JavaScript number exactly (API.md v1.3): a hand whose
+# rules multiply past it is refused (amount-too-large), as is a nagari streak longer than a table ever sees.
+MAX_AMOUNT: Final = 2**53 - 1
+MAX_NAGARI_STREAK: Final = 20
 _INSTANT_POINTS = {
     Outcome.CHONGTONG: "chongtong_points",
     Outcome.THREE_PPUK: "three_ppuk_points",
@@ -416,11 +422,17 @@ def settle(hand: HandResult, rules: RuleSet) -> Settlement:
 def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> Settlement:
     """Price a hand already known to be sound, from each player's captured cards."""
     outcome = Outcome(hand.outcome)
-    carry = nagari_carry(hand.nagari_streak, rules)
+    if hand.nagari_streak > MAX_NAGARI_STREAK:  # an evening works its streak out; a settle body is bounded so
+        raise HandError(
+            "amount-too-large", why="nagari-streak", nagari_streak=hand.nagari_streak, limit=MAX_NAGARI_STREAK
+        )
+    carry = _carry(hand.nagari_streak, rules)
     # RULES.md 4.5: the fourth's brights are sold at the deal, whatever comes of the hand (a deal redealt aside)
     sale = sale_of(hand.sit_out, [p.id for p in hand.players], rules) if outcome is not Outcome.REDEAL else None
+    if sale is not None:
+        _bounded(sale.value, hand.stake, sale.seller, sale=sale.value)
     if outcome in (Outcome.NAGARI, Outcome.REDEAL):
-        next_carry = nagari_carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
+        next_carry = _carry(hand.nagari_streak + 1, rules) if outcome is Outcome.NAGARI else 1
         return Settlement(
             outcome,
             None,
@@ -444,6 +456,8 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
             sides = _Sides(winner, wscore, loser, scores[loser.id], captured, rules, hand, carry)
             instant = _instant_checks(sides, baks=baks)
             points = _product(base, instant)
+            factors = {c.rule: c.factor for c in instant if c.applied and c.factor != 1}
+            _bounded(points, hand.stake, loser.id, base=base, **factors)
             payments.append(Payment(loser.id, winner.id, points, points * hand.stake, instant))
         return Settlement(
             outcome,
@@ -492,6 +506,14 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
                     (o.id, shares[o.id][0] * cover_factor) for o in losers if o is not loser and shares[o.id][0]
                 )
         points = own + sum(pts for _, pts in covers)
+        if points * max(hand.stake, 1) > MAX_AMOUNT:  # the factors of its own share, and the shares it covers
+            factors = {c.rule: c.factor for c in checks if c.applied and c.factor != 1}
+            raise HandError(
+                "amount-too-large",
+                player=loser.id,
+                factors={"base": base, **factors, **({"covers": len(covers)} if covers else {}), "stake": hand.stake},
+                limit=MAX_AMOUNT,
+            )
         payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(checks), covers))
     return Settlement(
         outcome,
@@ -507,6 +529,27 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         pushes=hand.pushes,
         sale=sale,
     )
+
+
+def _carry(streak: int, rules: RuleSet) -> int:
+    """The nagari carry of a streak, refused (``amount-too-large``) when it is itself past MAX_AMOUNT."""
+    carry = nagari_carry(streak, rules)
+    if carry > MAX_AMOUNT:
+        raise HandError(
+            "amount-too-large",
+            why="nagari-carry",
+            nagari_multiplier=rules.nagari_multiplier,
+            nagari_streak=streak,
+            limit=MAX_AMOUNT,
+        )
+    return carry
+
+
+def _bounded(points: int, stake: int, player: str, **factors: int) -> None:
+    """Refuse ``points`` (the product of ``factors``) that are, or whose amount at ``stake`` is, past MAX_AMOUNT
+    (``amount-too-large``), naming the factors."""
+    if points * max(stake, 1) > MAX_AMOUNT:
+        raise HandError("amount-too-large", player=player, factors={**factors, "stake": stake}, limit=MAX_AMOUNT)
 
 
 def _captured_any(p: PlayerHand, captured: Mapping[str, CardSet]) -> bool:

@@ -11,17 +11,20 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
-from flask import Flask
+from flask import Flask, redirect
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from engine import ENGINE_VERSION
 
-from . import catalogs, evening, observability, problems, replay, schemas, score, security, settlement
+from . import catalogs, compression, evening, observability, problems, replay, schemas, score, security, settlement
 from .api import docs, page, rulebook
 from .i18n import LANGUAGES
 from .jsonio import OrjsonProvider
@@ -65,6 +68,17 @@ class GoStopFlask(Flask):
         if req.url_rule is not None:
             req.environ[observability.RULE_KEY] = req.url_rule.rule
         return super().dispatch_request()
+
+    def handle_http_exception(self, e: HTTPException) -> HTTPException | ResponseReturnValue:
+        # Werkzeug's redirects (a doubled slash merged, a slash added) name the host the request's Host header
+        # gave: answer a relative Location, which no header can point elsewhere (RFC 9110 10.2.2)
+        if isinstance(e, RequestRedirect):
+            target = urlsplit(e.new_url)
+            location = target.path + (f"?{target.query}" if target.query else "")
+            response = redirect(location, e.code)
+            response.autocorrect_location_header = False
+            return response
+        return super().handle_http_exception(e)
 
     @cached_property
     def _sync_funcs(self) -> dict[Callable[..., Any], Callable[..., Any]]:
@@ -123,6 +137,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.spec.components.schema(name, schema)
     api.spec.components.schema("RulesOverride", schema=schemas.RulesOverrideSchema)
     api.spec.components.schema("Move", schema=replay.MoveSchema)
+    # the two answers of /v1/replay, full and lean (its 200 is one of them: service.replay)
+    api.spec.components.schema("ReplayResponse", schema=replay.ReplayResponse)
+    api.spec.components.schema("LeanReplayResponse", schema=replay.LeanReplayResponse)
     for component, shape in evening.HAND_SHAPES.values():
         api.spec.components.schema(component, schema=shape)
     meta, assets = docs.blueprints()
@@ -138,6 +155,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for plain in (assets, rulebook.blueprint(), page.blueprint(), problems.pages()):
         app.register_blueprint(plain)
     problems.init_app(app)
+    compression.init_app(app)
     observability.init_app(app, security.init_app(app))
     docs.publish(app, *document(app))
     return app

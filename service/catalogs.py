@@ -48,7 +48,7 @@ CardNamesOut = Strict.from_dict({lang: fields.String(required=True) for lang in 
 class CardOut(Strict):
     id = Named("CardId", required=True)
     month = fields.Integer(required=True, allow_none=True, metadata={"description": "1-12; null: a bonus card"})
-    kind = Named("CardKind", required=True)
+    kind = Named("CardKind", open=True, required=True)
     junk_units = fields.Integer(required=True)
     tags = fields.List(fields.String(), required=True)
     names = fields.Nested(CardNamesOut, required=True)
@@ -78,7 +78,7 @@ class PresetSourceOut(Strict):
 
 
 class PresetOut(Strict):
-    name = Named("PresetName", required=True)
+    name = Named("PresetName", open=True, required=True)
     description = fields.String(required=True)
     players = fields.Integer(required=True)
     source = fields.Nested(

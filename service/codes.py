@@ -10,9 +10,12 @@ the same codes and types before the application, or Flask, is loaded.
 
 from __future__ import annotations
 
-__all__ = ["CODES", "HTTP_CODES", "RULE_CODES", "SERVER_CODES", "TYPE_BASE", "type_of"]
+__all__ = ["API_VERSION", "CODES", "HTTP_CODES", "RULE_CODES", "SERVER_CODES", "TYPE_BASE", "type_of"]
 
 TYPE_BASE = "/problems/"
+# The contract's version, sent as the API-Version header of every answer (API.md v1.3): the major and minor of
+# the package's version (engine.__version__; tests/test_v13.py checks the two agree).
+API_VERSION = "1.3"
 
 # What the server itself refuses, before the application reads the request (service/worker.py), by status.
 SERVER_CODES = {
@@ -63,6 +66,7 @@ RULE_CODES = (
     "impossible-counts",
     "impossible-points",
     "sit-out-not-allowed",
+    "amount-too-large",
     # a move log
     "bad-deal",
     "bad-move",

@@ -33,15 +33,17 @@ from engine import (
     resolve,
 )
 from engine.evening import MAX_PEOPLE, MIN_PEOPLE
+from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
 from .jsonio import answered
+from .openapi import SCHEMA_RULES
 from .parsing import GoStopBlueprint
 from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
-from .schemas import MAX_ID_LENGTH, Count, Either, Named, Strict, one_of, rules_field
+from .schemas import MAX_ID_LENGTH, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
-from .settlement import SettlementOut, SettleRequest, hand_result, settlement_json
+from .settlement import WINNER_SAID, SettlementOut, SettleRequest, hand_result, settlement_json
 
 __all__ = [
     "EXAMPLES",
@@ -71,7 +73,9 @@ class EveningSettle(SettleRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(
+        load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK}
+    )
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
 
@@ -81,21 +85,25 @@ class EveningReplay(ReplayRequest):
     class Meta(Strict.Meta):
         exclude = ("rules",)
 
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20), metadata={"description": _NO_STREAK})
+    nagari_streak = Count(
+        load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK), metadata={"description": _NO_STREAK}
+    )
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": _NO_STAKE})
 
+
+SCHEMA_RULES["EveningSettle"] = WINNER_SAID
 
 _PUSH = "the winner pushed this hand (밀기, RULES.md 11.3): nothing of its result is paid, and the next hand pays x2"
 
 
 class SettledHand(Strict):
     settle = fields.Nested(EveningSettle, required=True)
-    push = fields.Boolean(load_default=False, metadata={"description": _PUSH})
+    push = Flag(load_default=False, metadata={"description": _PUSH})
 
 
 class LoggedHand(Strict):
     replay = fields.Nested(EveningReplay, required=True)
-    push = fields.Boolean(load_default=False, metadata={"description": _PUSH})
+    push = Flag(load_default=False, metadata={"description": _PUSH})
 
 
 # An evening's hand, by the key it has: its result, or its log (component names of the OpenAPI document).
@@ -167,7 +175,7 @@ class EveningRequest(Strict):
 
 class FirstDealerOut(Strict):
     dealer = fields.String(required=True)
-    by = Named("DealerBy", required=True)
+    by = Named("DealerBy", open=True, required=True)
     time = Named("DrawTime", required=True, allow_none=True)
     months = fields.Dict(
         keys=fields.String(),
@@ -380,7 +388,19 @@ def evening_answer(body: Mapping[str, Any], w: Words) -> dict[str, Any]:
         draw=DealerDraw(draw["time"], draw["rounds"]) if draw is not None else None,
         stake=stake,
     )
+    _bounded(ledger)
     return {**evening_json(w, ledger, rules), **echo(rules)}
+
+
+def _bounded(ledger: Evening) -> None:
+    """Refuse an evening whose running totals or balances pass what every client holds exactly (API.md v1.3):
+    each hand's amounts are bounded by the engine's settlement, their sums over the evening here."""
+    for hand in ledger.hands:
+        for kept in (hand.totals, hand.balances or {}):
+            for player, total in kept.items():
+                if abs(total) > MAX_AMOUNT:
+                    error = EveningError("amount-too-large", why="total", player=player, total=total, limit=MAX_AMOUNT)
+                    raise error.in_hand(hand.index)
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------

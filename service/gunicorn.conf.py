@@ -11,8 +11,9 @@ import resource
 import shutil
 import sys
 import tempfile
+import time
 
-from service.worker import REFUSAL_SLOTS, Occupancy, Worker
+from service.worker import REFUSAL_SLOTS, Worker, shared_occupancy
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WORKERS", str(min(4, multiprocessing.cpu_count() * 2))))
@@ -32,8 +33,10 @@ graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "20"))
 max_requests = int(os.environ.get("MAX_REQUESTS", "0"))
 max_requests_jitter = int(os.environ.get("MAX_REQUESTS_JITTER", "0"))
 limit_request_line = 4094
-limit_request_fields = 100
-limit_request_field_size = 8190
+# A client of this API sends a dozen headers of a few dozen bytes; a proxy adds a few. Tighter than gunicorn's
+# defaults (100 of 8190 bytes), so that the headers of one request stay small to parse (docs/hardening.md).
+limit_request_fields = 40
+limit_request_field_size = 4096
 accesslog = os.environ.get("ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
@@ -64,12 +67,22 @@ if os.environ.get("DRAIN_FILE"):
 
 # Metrics from every worker are aggregated by /metrics through prometheus-client's multiprocess mode: the
 # directory must exist, empty, before the workers start (a fresh one per server unless you set it).
+# One made here is this server's own: kept across a SIGHUP (which reads this file again) and removed on exit.
+_MADE = "GOSTOP_METRICS_DIR_MADE"
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    shutil.rmtree(_metrics_dir, ignore_errors=True)
-    os.makedirs(_metrics_dir, exist_ok=True)
+    if os.environ.get(_MADE) != _metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)
+        os.makedirs(_metrics_dir, exist_ok=True)
 else:
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gostop-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ[_MADE] = tempfile.mkdtemp(prefix="gostop-metrics-")
+
+
+def on_exit(server):
+    """Remove the metrics directory this server made (a directory given by PROMETHEUS_MULTIPROC_DIR stays)."""
+    made = os.environ.get(_MADE)
+    if made and made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        shutil.rmtree(made, ignore_errors=True)
 
 
 # Metrics off the public port: with METRICS_PORT set, the master serves every worker's samples there (on
@@ -90,7 +103,44 @@ def when_ready(server):
 
 # How many connections each worker holds: they share new connections out, and refuse one only when every
 # worker is full (service/worker.py). A slot per worker, twice over for a reload's overlap.
-occupancy = Occupancy(slots=2 * workers + 2)
+occupancy = shared_occupancy(slots=2 * workers + 2)
+
+
+# SIGHUP: gunicorn forks the new workers and stops the old ones at once, while the new ones still build the
+# application (a second or two): requests wait that long. Here the master waits first until every new worker
+# runs (it has written its slot of the occupancy) or READY_WAIT has passed, the old ones serving meanwhile
+# (docs/hardening.md). This file is read again on SIGHUP: what must outlive that (the occupancy, the waiting)
+# lives in the master's service.worker module and on the arbiter.
+READY_WAIT = float(os.environ.get("READY_WAIT", "10"))
+
+
+def on_starting(server):
+    """Make the master's worker management wait for the new workers of a reload (see READY_WAIT)."""
+    manage = server.manage_workers
+    server.gostop_reloading = False
+
+    def manage_workers():
+        if server.gostop_reloading:
+            server.gostop_reloading = False
+            wait_for_new_workers(server, time.monotonic() + READY_WAIT)
+        manage()
+
+    server.manage_workers = manage_workers
+
+
+def wait_for_new_workers(server, deadline):
+    """Until ``deadline``, wait for the newest workers (beyond the old ones a reload keeps) to run."""
+    while time.monotonic() < deadline:
+        server.reap_workers()  # a new worker that died is replaced by gunicorn's next round, not waited for
+        excess = len(server.WORKERS) - server.num_workers
+        newest = sorted(server.WORKERS.values(), key=lambda w: w.age)[max(excess, 0) :]
+        if excess <= 0 or all(w.occupancy.running(w.slot) for w in newest if getattr(w, "occupancy", None)):
+            return
+        time.sleep(0.05)
+
+
+def on_reload(server):
+    server.gostop_reloading = True
 
 
 def pre_fork(server, worker):

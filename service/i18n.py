@@ -339,9 +339,32 @@ def language_file(lang: str, name: str, locale: Path = LOCALE_DIR) -> Path:
     return locale / lang / name
 
 
+# What of an Accept-Language header is read: a browser sends a few tags in well under 100 characters; the rest
+# of a longer header (a hostile one may be many 8 KB lines, which gunicorn joins) is not read, so that neither
+# parsing it nor caching its answer costs more than a short one (docs/hardening.md).
+MAX_ACCEPT_LANGUAGE = 256
+MAX_LANGUAGE_TAGS = 16
+
+
+def cut_accept_language(accept_language: str | None) -> str | None:
+    """The part of an Accept-Language header that is read: its first MAX_LANGUAGE_TAGS tags, within
+    MAX_ACCEPT_LANGUAGE characters (a tag cut in two is left out)."""
+    if not accept_language:
+        return accept_language
+    cut = accept_language[: MAX_ACCEPT_LANGUAGE + 1]
+    if len(cut) <= MAX_ACCEPT_LANGUAGE and cut.count(",") < MAX_LANGUAGE_TAGS:
+        return accept_language  # what a browser sends, as it is
+    tags = cut.split(",", MAX_LANGUAGE_TAGS)
+    if len(cut) > MAX_ACCEPT_LANGUAGE:
+        tags.pop()  # cut in two, or past the tags read anyway
+    return ",".join(tags[:MAX_LANGUAGE_TAGS])
+
+
 def negotiate(accept_language: str | None) -> str:
     """The language to answer in for an Accept-Language header (RFC 9110 12.5.4): the client's q-values
-    decide, tags compared by their primary subtag (``ko-KR`` asks for ``ko``); English when none fits."""
+    decide, tags compared by their primary subtag (``ko-KR`` asks for ``ko``); English when none fits. Only
+    the header's first tags are read (``cut_accept_language``)."""
+    accept_language = cut_accept_language(accept_language)
     if not accept_language:
         return DEFAULT_LANGUAGE
     accepted = parse_accept_header(accept_language, LanguageAccept)
@@ -349,9 +372,13 @@ def negotiate(accept_language: str | None) -> str:
     return str(primary.best_match(list(LANGUAGES), default=DEFAULT_LANGUAGE))
 
 
-@lru_cache(maxsize=256)
 def words_for(accept_language: str | None) -> Words:
     """The Words for a request's Accept-Language header (the same header gives the same language)."""
+    return _words_for(cut_accept_language(accept_language))
+
+
+@lru_cache(maxsize=256)  # keyed by the part read: a cached header is short
+def _words_for(accept_language: str | None) -> Words:
     return LANGUAGES[negotiate(accept_language)]
 
 

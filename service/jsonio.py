@@ -20,6 +20,9 @@ class OrjsonProvider(JSONProvider):
         return orjson.dumps(obj).decode()
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        # RFC 8259 8.1: a parser may ignore a byte order mark; some Windows tools write one before UTF-8 JSON
+        if s[:1] == "\ufeff" if isinstance(s, str) else s[:3] == b"\xef\xbb\xbf":
+            s = s[1:] if isinstance(s, str) else s[3:]
         return orjson.loads(s)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:

@@ -5,7 +5,8 @@ getter and a chain of calls per field), not in the checks themselves. A Loader r
 plan: for each field, its key, whether it is required, its default, and a check that accepts exactly the
 plain JSON values marshmallow would pass through unchanged (a ``str`` for a String, an ``int`` for an
 Integer, a ``bool`` for a Boolean, with the field's own validators called as they are), recursing into
-Nested, List and Dict fields; gostop's own fields are deserialized by marshmallow's own code. Whenever the
+Nested, List and Dict fields, then the schema's whole-body validators (``validates_schema``); gostop's own
+fields are deserialized by marshmallow's own code. Whenever the
 plan is not sure (a value of another type, an unknown or missing key, a failed validator), the body is
 loaded by ``schema.load`` itself, so an invalid body gets marshmallow's own errors, word for word. A valid
 body gets the same dict (tests/test_loading.py compares the two on every game log and on generated bodies).
@@ -18,6 +19,7 @@ from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, missing
+from marshmallow.decorators import VALIDATES_SCHEMA
 
 __all__ = ["Loader"]
 
@@ -55,8 +57,14 @@ _LEAVES: dict[Any, type] = {
 
 
 def _plan(schema: ma.Schema) -> Check | None:
-    """The check of a whole schema, or None when the schema does more than fields (hooks, partial loading)."""
-    if any(schema._hooks.values()) or schema.unknown != ma.RAISE or schema.partial or schema.many:
+    """The check of a whole schema, or None when the schema does more than fields and whole-body validators
+    (other hooks, partial loading)."""
+    hooks = schema._hooks
+    whole = hooks.get(VALIDATES_SCHEMA, [])
+    validators = [getattr(schema, attr) for attr, many, kw in whole if not many and not kw["pass_original"]]
+    if len(validators) != len(whole) or any(attrs for tag, attrs in hooks.items() if tag != VALIDATES_SCHEMA):
+        return None
+    if schema.unknown != ma.RAISE or schema.partial or schema.many:
         return None
     plan: list[tuple[str, str, Check, bool, Any]] = []
     for name, field in schema.load_fields.items():
@@ -80,6 +88,8 @@ def _plan(schema: ma.Schema) -> Check | None:
                     out[attribute] = default() if callable(default) else default
             else:
                 out[attribute] = field_check(value)
+        for validate in validators:  # a fault here is said by schema.load, under the field it names
+            validate(out, partial=None, many=False, unknown=ma.RAISE)
         return out
 
     return check

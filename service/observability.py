@@ -103,6 +103,9 @@ def _new_id() -> str:
     return f"{random.getrandbits(128):032x}"
 
 
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"))
+
+
 @lru_cache(maxsize=1024)
 def _series(method: str, endpoint: str, status: int) -> tuple[Any, Any]:
     """The metric children of one (method, endpoint, status): looked up once, not per request."""
@@ -167,9 +170,10 @@ class Observed:
         body = self.wsgi_app(environ, start)
         elapsed = time.perf_counter() - started
         method = environ.get("REQUEST_METHOD", "")
-        # the URL rule, not the path, so /v1/rules/<preset> is one series whatever the preset
+        # the URL rule, not the path, so /v1/rules/<preset> is one series whatever the preset; and the methods
+        # of HTTP by name, any other as one ``other``, so that made-up methods make no new series
         code = int(status[0][:3])
-        count, latency = _series(method, environ.get(RULE_KEY, "unmatched"), code)
+        count, latency = _series(method if method in _METHODS else "other", environ.get(RULE_KEY, "unmatched"), code)
         count.inc()
         latency.observe(elapsed)
         if self.access_log is not None:

@@ -20,6 +20,7 @@ import orjson
 import yaml  # type: ignore[import-untyped]
 from flask import Flask
 
+from .codes import API_VERSION
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 from .observability import REQUEST_ID
 
@@ -48,7 +49,15 @@ _PARAMETERS = {
         "example": "ko-KR,ko;q=0.9,en;q=0.8",
     },
 }
+# What a schema says of a whole body beyond its fields (a field required unless another says otherwise), by
+# component name: added by the module that checks it (``validates_schema``), so that the document says it too.
+SCHEMA_RULES: dict[str, dict[str, Any]] = {}
+
 _HEADERS = {
+    "ApiVersion": {
+        "description": "the version of the API contract the answer follows (API.md v1.3); beside engine_version",
+        "schema": {"type": "string", "example": API_VERSION},
+    },
     "RequestId": {
         "description": "the request's id: the one sent, or one made up; the access log line carries it too",
         "schema": {"type": "string"},
@@ -79,6 +88,9 @@ def tidy(spec: dict[str, Any]) -> dict[str, Any]:
                     _add_headers(response)
     for response in components.get("responses", {}).values():
         _add_headers(response)
+    for name, rule in SCHEMA_RULES.items():
+        if name in components.get("schemas", {}):
+            components["schemas"][name].update(orjson.loads(orjson.dumps(rule)))  # no shared node: no YAML alias
     _drop_unused_schemas(spec)
     return spec
 
@@ -86,6 +98,7 @@ def tidy(spec: dict[str, Any]) -> dict[str, Any]:
 def _add_headers(response: dict[str, Any]) -> None:
     headers = response.setdefault("headers", {})
     headers[REQUEST_ID] = {"$ref": "#/components/headers/RequestId"}  # a new dict each time: no YAML aliases
+    headers["API-Version"] = {"$ref": "#/components/headers/ApiVersion"}
     if any(kind in _WORDY for kind in response.get("content", {})):
         headers["Content-Language"] = {"$ref": "#/components/headers/ContentLanguage"}
 

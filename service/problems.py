@@ -63,7 +63,7 @@ class ProblemSchema(Strict):
     title = fields.String(required=True, metadata={"description": "the kind of problem, in the asked language"})
     status = fields.Integer(required=True)
     detail = fields.String(required=True, metadata={"description": "this problem, in the asked language"})
-    code = Named("ProblemCode", required=True)
+    code = Named("ProblemCode", open=True, required=True)
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),
@@ -92,6 +92,14 @@ class ProblemSchema(Strict):
     error_why = fields.String(metadata={"description": "with error: which way that rule was broken"})
     choices = fields.List(fields.Raw(), metadata={"description": "invalid-knob: the values the knob takes"})
     presets = fields.List(Named("PresetName"), metadata={"description": "unknown-preset: the presets there are"})
+    factors = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "amount-too-large: what the rules multiply (base, the rules applied, stake), by name"},
+    )
+    limit = fields.Integer(
+        metadata={"description": "amount-too-large: the bound passed (2^53 - 1, or the longest nagari streak)"}
+    )
 
 
 def named_schemas() -> dict[str, dict[str, Any]]:
@@ -143,6 +151,10 @@ def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
     for key in ("choices", "presets"):
         if key in extra:
             body[key] = list(extra[key])
+    if err.code == "amount-too-large":
+        body["limit"] = extra["limit"]
+        if "factors" in extra:
+            body["factors"] = dict(extra["factors"])
     if isinstance(err, NotationError):
         body["why"] = err.why
         body.update({key: extra[key] for key in _NOTATION_FACTS if key in extra})

@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
+from flask import request
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
+from webargs.flaskparser import abort
 
 from engine import (
+    ENGINE_VERSION,
     Card,
     CardSet,
     Event,
@@ -25,12 +28,14 @@ from engine import (
     InstantPayment,
     ParsedLog,
     Replay,
+    RuleSet,
     format_log,
     read_log,
     replay,
     resolve,
 )
 from engine.rules import TwoCardBomb
+from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
 
 from .catalogs import Echo, echo
@@ -41,6 +46,7 @@ from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
     Count,
+    Flag,
     MoveList,
     Named,
     Strict,
@@ -93,7 +99,7 @@ class MoveSchema(Strict):
             "layout, where two_card_bomb allows it"
         },
     )
-    flip = fields.Boolean(metadata={"description": "a flip-only turn, owed after a bomb"})
+    flip = Flag(metadata={"description": "a flip-only turn, owed after a bomb"})
     chongtong = fields.List(
         Named("CardId"),
         validate=validate.Length(4, 4),
@@ -145,7 +151,7 @@ class ReplayRequest(Strict):
     )
     deal = fields.Nested(DealSchema, required=True)
     moves = MoveList(load_default=list, metadata={"description": "the log, in order"})
-    nagari_streak = Count(load_default=0, validate=validate.Range(0, 20))
+    nagari_streak = Count(load_default=0, validate=validate.Range(0, MAX_NAGARI_STREAK))
     stake = Count(load_default=1, validate=validate.Range(0, 10**9), metadata={"description": "money per point"})
 
 
@@ -180,7 +186,7 @@ class EventOut(Strict):
         required=True, allow_none=True, metadata={"description": "the move that caused it; null at the deal"}
     )
     player = fields.String(required=True, allow_none=True)
-    type = Named("EventType", required=True)
+    type = Named("EventType", open=True, required=True)
     detail = fields.String(required=True)
     from_ = fields.String(data_key="from", metadata={"description": "steal: the player who gives"})
     cards = fields.List(Named("CardId"), metadata={"description": "the cards taken, shown or stolen"})
@@ -191,7 +197,7 @@ class EventOut(Strict):
             "the card taken in for a bonus card"
         }
     )
-    cause = Named("EventType", metadata={"description": "steal: the event that stole"})
+    cause = Named("EventType", open=True, metadata={"description": "steal: the event that stole"})
     played = fields.Raw(metadata={"description": "the card played (a list for a bomb)"})
     paired = Named("CardId", metadata={"description": "ppuk: the layout card the played card paired with"})
     bonus = fields.List(
@@ -230,7 +236,7 @@ class InstantPaymentOut(Strict):
     to = fields.String(required=True)
     points = fields.Integer(required=True)
     amount = fields.Integer(required=True)
-    code = Named("InstantPaymentCode", required=True)
+    code = Named("InstantPaymentCode", open=True, required=True)
     turns = fields.Integer(required=True, metadata={"description": "first-ppuk: ppuks on this many first turns"})
     reason = fields.String(required=True)
     move_index = fields.Integer(required=True, allow_none=True, metadata={"description": "null: at the deal"})
@@ -240,6 +246,7 @@ class IfGoOut(Strict):
     go_count = fields.Integer(required=True, metadata={"description": "the go count after this go"})
     gobak = Named(
         "GobakChoice",
+        open=True,
         required=True,
         metadata={"description": "what gobak makes this player pay if another player then wins"},
     )
@@ -248,7 +255,7 @@ class IfGoOut(Strict):
 
 class NextOut(Strict):
     player = fields.String(required=True)
-    expects = Named("Expect", required=True)
+    expects = Named("Expect", open=True, required=True)
     if_stop = fields.Nested(
         SettlementOut, metadata={"description": "with expects call: exactly what a stop now would settle"}
     )
@@ -443,19 +450,187 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
     return out
 
 
+# --- the lean answer (API.md v1.3) ---------------------------------------------------------------------------
+
+
+class LeanPaymentOut(Strict):
+    from_ = fields.String(required=True, data_key="from")
+    to = fields.String(required=True)
+    points = fields.Integer(required=True)
+    amount = fields.Integer(required=True)
+
+
+class LeanInstantPaymentOut(LeanPaymentOut):
+    code = Named("InstantPaymentCode", open=True, required=True)
+
+
+class LeanPlayerOut(Strict):
+    id = fields.String(required=True)
+    points = fields.Integer(required=True, metadata={"description": "the combination score now"})
+    counts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "captured: brights, animals, ribbons, junk_units"},
+    )
+    go_count = fields.Integer(required=True)
+    hand_size = fields.Integer(required=True)
+
+
+class LeanIfStopOut(Strict):
+    payments = fields.List(fields.Nested(LeanPaymentOut), required=True)
+
+
+class LeanIfGoOut(Strict):
+    go_count = fields.Integer(required=True)
+    gobak = Named("GobakChoice", open=True, required=True)
+
+
+class LeanNextOut(NextOut):
+    """``next`` without its sentences: a stop's payments, a go's count and gobak."""
+
+    if_stop = fields.Nested(LeanIfStopOut)
+    if_go = fields.Nested(LeanIfGoOut)
+
+
+class LeanSettlementOut(Strict):
+    outcome = Named("Outcome", open=True, required=True)
+    winner = fields.String(required=True, allow_none=True)
+    base_points = fields.Integer(required=True)
+    payments = fields.List(fields.Nested(LeanPaymentOut), required=True)
+
+
+class LeanReplayResponse(Strict):
+    """The lean answer of /v1/replay (``?view=lean`` or ``Prefer: return=minimal``): what a client that shows
+    the state and the prompt needs, no sentences and no events."""
+
+    view = fields.String(required=True, metadata={"description": "lean", "enum": ["lean"]})
+    status = Named("ReplayStatus", required=True)
+    players = fields.List(fields.Nested(LeanPlayerOut), required=True)
+    stock_left = fields.Integer(required=True)
+    instant_payments = fields.List(fields.Nested(LeanInstantPaymentOut), required=True)
+    next = fields.Nested(LeanNextOut, required=True, allow_none=True)
+    settlement = fields.Nested(LeanSettlementOut, required=True, allow_none=True)
+    engine_version = fields.String(required=True)
+
+
+def _payment(p: Any) -> dict[str, Any]:
+    return {"from": p.payer, "to": p.payee, "points": p.points, "amount": p.amount}
+
+
+def lean_replay_json(r: Replay, *, nagari_streak: int, stake: int) -> dict[str, Any]:
+    """A replayed log, lean: status, each player's points and captured counts, ``next`` and the payments."""
+    state = r.state
+    players = []
+    for seat in state.seats:
+        sc = seat.score(state.rules)
+        counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons, "junk_units": sc.junk_units}
+        players.append(
+            {
+                "id": seat.id,
+                "points": sc.total,
+                "counts": counts,
+                "go_count": seat.go_count,
+                "hand_size": seat.hand_size,
+            }
+        )
+    nxt: dict[str, Any] | None = None
+    if state.to_move is not None and state.expects is not None:
+        nxt = {"player": state.to_move, "expects": state.expects}
+        if state.expects is Expect.CALL:
+            stop = state.settle_if_stop(nagari_streak, stake)
+            nxt["if_stop"] = {"payments": [_payment(p) for p in stop.payments]}
+            go_count = next(seat.go_count for seat in state.seats if seat.id == state.to_move) + 1
+            nxt["if_go"] = {"go_count": go_count, "gobak": state.rules.gobak}
+        if state.deal_is_known:
+            nxt["legal"] = [move.to_dict() for move in state.legal_moves()]
+        elif (asked := state.turn_options()) is not None:
+            nxt["capture_months"] = list(asked.capture_months)
+            nxt["shake_months"] = list(asked.shake_months)
+            nxt["bomb_months"] = list(asked.bomb_months)
+            nxt["two_card_bomb_months"] = list(asked.two_card_bomb_months)
+            nxt["flip_turns"] = asked.flip_turns
+            nxt["flip_due"] = asked.flip_due
+    s = r.settlement
+    return {
+        "view": LEAN,
+        "status": "finished" if state.is_over else "in_progress",
+        "players": players,
+        "stock_left": state.stock_left,
+        "instant_payments": [
+            {"from": p.payer, "to": p.payee, "points": p.points, "amount": p.points * stake, "code": p.reason}
+            for p in state.instant_payments
+        ],
+        "next": nxt,
+        "settlement": None
+        if s is None
+        else {
+            "outcome": s.outcome,
+            "winner": s.winner,
+            "base_points": s.base_points,
+            "payments": [_payment(p) for p in s.payments],
+        },
+        "engine_version": ENGINE_VERSION,
+    }
+
+
+LEAN = "lean"
+VIEWS = ("full", LEAN)
+_MAX_PREFER = 256  # of a Prefer header read
+
+
+def prefers_minimal(prefer: str | None) -> bool:
+    """Whether a Prefer header (RFC 7240) asks ``return=minimal``."""
+    if not prefer:
+        return False
+    for preference in prefer[:_MAX_PREFER].split(","):
+        token, _, value = preference.split(";")[0].partition("=")
+        if token.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+            return True
+    return False
+
+
+def lean_asked() -> tuple[bool, bool]:
+    """Whether this request asks for the lean answer, and whether by ``Prefer: return=minimal`` (which the
+    answer then says it applied); ``?view=`` other than full or lean is refused (422)."""
+    view = request.args.get("view")
+    if view is not None and view not in VIEWS:
+        abort(422, messages={"query": {"view": [f"Must be one of: {', '.join(VIEWS)}."]}})
+    preferred = prefers_minimal(request.headers.get("Prefer"))
+    return view == LEAN or (view is None and preferred), preferred and view != "full"
+
+
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
     """The answer to a validated POST /v1/replay body, in the language of ``w``. ``written``: the body came as
     a text log (``engine.read_log``), and a move it refuses is named at its line and column too."""
     players = body["players"]
     rules = resolve(body["rules"], players=len(players))
     streak, stake = body["nagari_streak"], body["stake"]
+    result = _replayed(body, rules, written)
+    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
+
+
+def lean_replay_answer(body: Mapping[str, Any], written: ParsedLog | None = None) -> dict[str, Any]:
+    """The lean answer to a validated POST /v1/replay body (no sentences: no language)."""
+    rules = resolve(body["rules"], players=len(body["players"]))
+    result = _replayed(body, rules, written)
+    return lean_replay_json(result, nagari_streak=body["nagari_streak"], stake=body["stake"])
+
+
+def _replayed(body: Mapping[str, Any], rules: RuleSet, written: ParsedLog | None) -> Replay:
     try:
-        result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
+        return replay(
+            body["players"],
+            rules,
+            body["deal"],
+            body["moves"],
+            nagari_streak=body["nagari_streak"],
+            stake=body["stake"],
+        )
     except IllegalMoveError as err:
         if written is not None and err.move_index is not None and err.move_index < len(written.moves):
             raise err.written_at(*written.moves[err.move_index]) from None
         raise
-    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------
@@ -520,15 +695,61 @@ def blueprint() -> GoStopBlueprint:
         "examples": {k: {"value": v} for k, v in TEXT_EXAMPLES.items()},
     }
 
+    answer_examples = {
+        **{k: {"value": v} for k, v in answers.items()},
+        "lean-live-hidden-hands": {
+            "summary": "?view=lean, or Prefer: return=minimal",
+            "value": lean_replay_answer(request_schema.load(LIVE_EXAMPLE)),
+        },
+    }
+
     @blp.route("/replay", methods=["POST"])
-    @blp.doc(operationId="replayLog", requestBody={"content": {"text/plain": text_body}})
+    @blp.doc(
+        operationId="replayLog",
+        requestBody={"content": {"text/plain": text_body}},
+        parameters=[
+            {
+                "name": "view",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string", "enum": list(VIEWS)},
+                "description": "lean: the lean answer (LeanReplayResponse, API.md v1.3): status, each player's "
+                "points and captured counts, next, the payments; no sentences, no events. full (the default): "
+                "the whole answer, even with Prefer: return=minimal",
+            },
+            {
+                "name": "Prefer",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string"},
+                "example": "return=minimal",
+                "description": "return=minimal (RFC 7240) asks for the lean answer, as view=lean does; the answer "
+                "then says Preference-Applied: return=minimal",
+            },
+        ],
+        responses={
+            200: {
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "oneOf": [
+                                {"$ref": "#/components/schemas/ReplayResponse"},
+                                {"$ref": "#/components/schemas/LeanReplayResponse"},
+                            ]
+                        },
+                        "examples": answer_examples,
+                    }
+                }
+            }
+        },
+    )
     @blp.arguments(request_schema, examples={k: {"value": v} for k, v in requests.items()}, text=read_log)
     @blp.alt_response(
         200,
         schema=ReplayResponse,
         success=True,
         description="the log is legal so far: the state, the events, and the settlement when it is over",
-        examples={k: {"value": v} for k, v in answers.items()},
+        examples=answer_examples,
     )
     def post_replay(body: dict[str, Any], written: ParsedLog | None = None) -> ResponseReturnValue:
         """Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
@@ -543,7 +764,19 @@ def blueprint() -> GoStopBlueprint:
         charset=utf-8`): it is read into this body and answered alike. Text that is not in the notation is
         answered with 422 `bad-notation` naming its `line` and `column` (and `why`); an illegal move of a
         text log names its line and column too.
+
+        A client that shows only the state and the prompt may ask for the lean answer (`?view=lean`, or
+        `Prefer: return=minimal`, API.md v1.3): a `LeanReplayResponse`, marked `"view": "lean"`, with the
+        status, each player's points and captured counts, `next`, and the payments; no sentences, no events.
         """
-        return answered(replay_answer(body, request_words(), written))
+        lean, preferred = lean_asked()
+        if lean:
+            response = answered(lean_replay_answer(body, written))
+            if preferred:
+                response.headers["Preference-Applied"] = "return=minimal"
+        else:
+            response = answered(replay_answer(body, request_words(), written))
+        response.vary.add("Prefer")
+        return response
 
     return blp

@@ -63,6 +63,10 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "Combination": _enum([c.value for c in Combination], "a scoring combination (RULES.md 2)"),
     "EventType": _enum([t.value for t in EventType], "what happened at the table"),
     "Outcome": _enum([o.value for o in Outcome], "how a hand ended"),
+    "CheckRule": _enum(
+        ["go", "shake", "bomb", "meongtta", "pibak", "gwangbak", "gobak", "nagari", "push", "empty-loser"],
+        "a rule of RULES.md 8 checked for each loser, as a payment's checks and factors name it",
+    ),
     "Expect": _enum([e.value for e in Expect], "what the log must say next: a turn, a flip turn, or a go/stop call"),
     "ReplayStatus": _enum(["in_progress", "finished"], "whether the hand of a replayed log is over"),
     "InstantPaymentCode": _enum(
@@ -87,11 +91,16 @@ NAMED: Mapping[str, dict[str, Any]] = {
 
 class Named(fields.String):
     """A string of a named set: documented as a reference to the set's component schema. The request schemas
-    check membership themselves, where they check it at all (card ids are the engine's to check)."""
+    check membership themselves, where they check it at all (card ids are the engine's to check).
 
-    def __init__(self, component: str, **kwargs: Any) -> None:
+    ``open``: a set an answer may grow within /v1 (API.md v1.3: an event type, a problem code, a knob choice),
+    documented as the set or any other string, so that a generated client takes a value it does not know yet.
+    """
+
+    def __init__(self, component: str, *, open: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.component = component
+        self.open = open
 
 
 def one_of(component: str, **kwargs: Any) -> Named:
@@ -113,6 +122,18 @@ class Count(fields.Integer):
         if type(value) is float and value.is_integer():
             value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """A yes or no of a request: JSON true or false, nothing else (marshmallow's Boolean also reads "yes", "on",
+    1 and 0.0 as one, which JSON Schema, and so the document, does not)."""
+
+    plain_type = bool  # a bool passes through unchanged (service.loading)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class Strict(ma.Schema):
@@ -147,20 +168,30 @@ def card_list(description: str, **kwargs: Any) -> CardIds:
     return CardIds(metadata={"description": description}, **kwargs)
 
 
+def _open(component: str, description: str | None) -> str:
+    said = f"{description}: " if description else ""
+    return f"{said}one of {component} today; a later /v1 may add values, which a client must accept"
+
+
+def _said(prop: dict[str, Any]) -> dict[str, Any]:
+    return {"description": prop["description"]} if "description" in prop else {}
+
+
 def _knob_field(name: str, required: bool) -> fields.Field[Any]:
+    """A knob of a request's overrides (``required`` False: checked) or of an answer's rules (True: echoed, open)."""
     knob = KNOBS[name]
     meta: dict[str, Any] = {"description": knob.doc}
     kw: dict[str, Any] = {"required": required, "metadata": meta}
     if knob.kind == "bool":
-        return fields.Boolean(**kw)
+        return Flag(**kw)
     if knob.kind == "int":
         return fields.Integer(validate=validate.Range(knob.minimum, knob.maximum), strict=True, **kw)
     if knob.kind == "choice":
-        return one_of(_knob_component(name), **kw)
+        return Named(_knob_component(name), open=True, **kw) if required else one_of(_knob_component(name), **kw)
     if knob.kind == "set":
         meta["uniqueItems"] = True
         component = "BonusCardId" if name == "bonus_cards" else _knob_component(name)
-        return fields.List(one_of(component), **kw)
+        return fields.List(Named(component, open=component != "BonusCardId") if required else one_of(component), **kw)
     return fields.List(
         fields.Integer(validate=validate.Range(0), strict=True), validate=validate.Length(max=knob.max_items), **kw
     )
@@ -174,7 +205,7 @@ RulesOverrideSchema = Strict.from_dict(
     name="RulesOverride",
 )
 RulesSchema = Strict.from_dict(
-    {"preset": Named("PresetName", required=True), **{name: _knob_field(name, True) for name in KNOBS}},
+    {"preset": Named("PresetName", open=True, required=True), **{name: _knob_field(name, True) for name in KNOBS}},
     name="Rules",
 )
 
@@ -270,8 +301,10 @@ def document(field: fields.Field[Any]) -> dict[str, Any] | None:
     description = field.metadata.get("description")
     if isinstance(field, Named):
         prop: dict[str, Any] = {"$ref": _REF + field.component}
+        if field.open:
+            prop = {"anyOf": [prop, {"type": "string"}], "description": _open(field.component, description)}
         if field.allow_none:
-            prop = {"anyOf": [prop, {"type": "null"}]}
+            prop = {"anyOf": [*prop.get("anyOf", [prop]), {"type": "null"}], **_said(prop)}
     elif isinstance(field, CardIds):
         prop = {"type": "array", "items": {"$ref": _REF + "CardId"}, "uniqueItems": True, "maxItems": len(CARDS)}
         if field.allow_none:

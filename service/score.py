@@ -32,7 +32,7 @@ class ScoreRequest(Strict):
 
 
 class ItemOut(Strict):
-    combination = Named("Combination", required=True)
+    combination = Named("Combination", open=True, required=True)
     points = fields.Integer(required=True)
     cards = fields.List(Named("CardId"), required=True, metadata={"description": "the cards that make it"})
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from flask import Flask
 from flask_cors import CORS
 
+from .codes import API_VERSION
+
 # Swagger UI sets inline styles and shows data: images; everything else comes from this service.
 DOCS_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -34,6 +36,9 @@ PAGE_CSP = (
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 NO_STORE = ("Cache-Control", "no-store")
+# What a browser client on another origin may read of an answer (API.md v1.3): revalidation, when to come back,
+# the contract's version, the request's id.
+EXPOSED = ["ETag", "Retry-After", "API-Version", "X-Request-ID"]
 
 Headers = list[tuple[str, str]]
 
@@ -43,6 +48,7 @@ def _headers(csp: str, *more: tuple[str, str]) -> Headers:
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("Content-Security-Policy", csp),
+        ("API-Version", API_VERSION),
         *more,
     ]
 
@@ -61,7 +67,7 @@ def init_app(app: Flask) -> Callable[[str], Headers]:
     vary = [("Vary", "Origin")] if origins else []
     if origins:
         served = sorted({m for rule in app.url_map.iter_rules() for m in rule.methods or ()})
-        CORS(app, origins=origins, methods=served, expose_headers=["X-Request-ID"], max_age=600, vary_header=False)
+        CORS(app, origins=origins, methods=served, expose_headers=EXPOSED, max_age=600, vary_header=False)
     docs, rules, page = _headers(DOCS_CSP, *vary), _headers(RULES_CSP, *vary), _headers(PAGE_CSP, *vary)
     api = _headers(API_CSP, *vary, NO_STORE)
 

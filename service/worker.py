@@ -54,7 +54,7 @@ from gunicorn.http.errors import (
 from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
-from .codes import SERVER_CODES, type_of
+from .codes import API_VERSION, SERVER_CODES, type_of
 
 BODY_READ_LIMIT = 64 * 1024  # service.app.MAX_BODY_BYTES (a test checks): a larger body is refused unread (413)
 REFUSAL_SLOTS = 128  # connections a full worker may be refusing at once, beyond worker_connections
@@ -94,6 +94,7 @@ def problem_response(status: HTTPStatus, detail: str, *headers: str) -> bytes:
         "Connection: close",
         "Cache-Control: no-store",
         "X-Content-Type-Options: nosniff",
+        f"API-Version: {API_VERSION}",
         *headers,
     ]
     return "\r\n".join([*head, "", ""]).encode("latin-1") + body
@@ -156,6 +157,13 @@ class Occupancy:
     def report(self, slot: int, connections: int) -> None:
         self._RECORD.pack_into(self._shared, slot * self._RECORD.size, connections, time.monotonic())
 
+    def running(self, slot: int) -> bool:
+        """Whether the worker of ``slot`` runs: it has written its count since it was forked."""
+        if not 0 <= slot < len(self._shared) // self._RECORD.size:
+            return False
+        connections, written = self._RECORD.unpack_from(self._shared, slot * self._RECORD.size)
+        return bool(connections >= 0 and written > 0)
+
     def others(self, slot: int) -> list[int]:
         """The connections of every other running worker."""
         now = time.monotonic()
@@ -164,6 +172,17 @@ class Occupancy:
             for other, (connections, written) in enumerate(self._RECORD.iter_unpack(self._shared))
             if other != slot and connections >= 0 and now - written < self.FRESH
         ]
+
+
+_SHARED: list[Occupancy] = []
+
+
+def shared_occupancy(slots: int) -> Occupancy:
+    """The master's one Occupancy: made on the first reading of the config, the same after a SIGHUP reads it
+    again (its workers, old and new, share one map)."""
+    if not _SHARED or len(_SHARED[0]._shared) < slots * Occupancy._RECORD.size:
+        _SHARED[:] = [Occupancy(slots)]
+    return _SHARED[0]
 
 
 class Worker(GeventWorker):

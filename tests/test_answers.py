@@ -105,7 +105,23 @@ REFUSALS: list[tuple[str, Any]] = [
     ("/v1/settle", {"players": [{"id": "A"}, {"id": "B"}], "winner": "C"}),
     ("/v1/settle", {"players": [{"id": "A"}, {"id": "B"}], "winner": "A"}),
     ("/v1/settle", {"players": [{"id": "A"}, {"id": "B"}], "winner": "A", "outcome": "nagari"}),
-    ("/v1/settle", {"players": [{"id": "A", "captured": ["jan-bright"]}, {"id": "B", "captured": ["jan-bright"]}]}),
+    (
+        "/v1/settle",
+        {"players": [{"id": "A", "captured": ["jan-bright"]}, {"id": "B", "captured": ["jan-bright"]}], "winner": None},
+    ),
+    ("/v1/settle", {"players": [{"id": "A"}, {"id": "B"}]}),  # API.md v1.3: a missing winner is no nagari
+    (  # API.md v1.3: past what a JavaScript number holds exactly
+        "/v1/settle",
+        {
+            "players": [
+                {"id": "A", "go_count": 14, "declared": {"points": 21, "brights": 5, "animals": 3, "junk_units": 10}},
+                {"id": "B", "declared": {"ribbons": 1, "junk_units": 6}},
+            ],
+            "winner": "A",
+            "nagari_streak": 20,
+            "stake": 10**9,
+        },
+    ),
     ("/v1/settle", {"players": [{"id": "", "go_count": 99, "shakes": "2"}], "stake": -1, "rules": 7, "extra": 1}),
     ("/v1/replay", {"players": ["A", "B"], "deal": {"layout": []}}),
     ("/v1/replay", {"players": ["A"], "deal": {"layout": "x"}, "moves": [1, 2]}),
@@ -120,6 +136,7 @@ EVENING_REFUSALS: list[Any] = [
     {"people": ["A", "B"], "hands": [{"settle": _PAIR}, {"settle": {**_PAIR, "nagari_streak": 1}}]},
     {"people": ["A", "B"], "hands": [{"settle": _PAIR, "push": True}]},
     {"people": ["A", "B"], "hands": [{"settle": {**_PAIR, "players": [{"id": "A"}, {"id": "Z"}]}}]},
+    {"people": ["A", "B"], "hands": [{"settle": {"players": [{"id": "A"}, {"id": "B"}], "winner": None}}] * 22},
 ]
 
 

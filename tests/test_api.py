@@ -132,7 +132,9 @@ def test_settle_nagari(client):
 
 
 def test_settle_default_rules_follow_player_count(client):
-    body = client.post("/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}, {"id": "C"}]}).get_json()
+    body = client.post(
+        "/v1/settle", json={"players": [{"id": "A"}, {"id": "B"}, {"id": "C"}], "winner": None}
+    ).get_json()
     assert body["rules"]["preset"] == "korean-3p"
 
 
@@ -175,13 +177,17 @@ A8 = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug
             "A",
         ),
         (
-            {"rules": {"preset": "korean-2p", "gobak": "maybe"}, "players": [{"id": "A"}, {"id": "B"}]},
+            {"rules": {"preset": "korean-2p", "gobak": "maybe"}, "players": [{"id": "A"}, {"id": "B"}], "winner": None},
             "invalid-knob",
             "knob",
             "gobak",
         ),
         (
-            {"rules": {"preset": "korean-2p", "gobakk": "double"}, "players": [{"id": "A"}, {"id": "B"}]},
+            {
+                "rules": {"preset": "korean-2p", "gobakk": "double"},
+                "players": [{"id": "A"}, {"id": "B"}],
+                "winner": None,
+            },
             "unknown-knob",
             "knob",
             "gobakk",

@@ -172,3 +172,23 @@ def test_the_generated_client_reads_a_problem(client_package, live):
     assert problem.type_ == "/problems/duplicate-player"
     missing = _op(p, "catalogs", "get_preset").sync("korean-9p", client=live)
     assert missing.code == "not-found" and missing.status == 404
+
+
+def test_the_generated_client_reads_values_it_does_not_know_yet(client_package):
+    """API.md v1.3: answer-side value sets are open; a later /v1 may add an event type, a code, a check rule or a
+    knob choice, and a client generated today reads it (the README's promise: clients ignore unknown values)."""
+    from service import create_app
+
+    p = client_package
+    app = create_app({"TESTING": True}).test_client()
+    answer = app.post("/v1/replay", json=replay.examples()["full-deal"]).get_json()
+    answer["events"][0]["type"] = "a-new-event"
+    answer["settlement"]["payments"][0]["checks"][0]["rule"] = "a-new-rule"
+    answer["settlement"]["outcome"] = "a-new-outcome"
+    answer["rules"]["gobak"] = "a-new-choice"
+    read = _model(p, "ReplayResponse").from_dict(answer)
+    assert read.events[0].type_ == "a-new-event" and read.settlement.payments[0].checks[0].rule == "a-new-rule"
+    assert read.settlement.outcome == "a-new-outcome" and read.rules.gobak == "a-new-choice"
+    assert read.events[1].type_ in set(_model(p, "EventType"))  # a known value is still its enum member
+    problem = app.post("/v1/settle", json={"players": [{"id": "A"}, {"id": "A"}], "winner": "A"}).get_json()
+    assert _model(p, "Problem").from_dict({**problem, "code": "a-new-code"}).code == "a-new-code"

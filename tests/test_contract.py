@@ -111,6 +111,34 @@ def test_typescript_types_refuse_a_wrong_request(tmp_path):
     assert "requests.ts(4," in done.stdout and "requests.ts(6," in done.stdout  # each request's line
 
 
+def test_typescript_types_accept_answers_with_values_they_do_not_know_yet(tmp_path, client):
+    """API.md v1.3: an answer with an event type, a problem code and a check rule added after the types were
+    made still compiles against them (the value sets of answers are open); a wrong shape still does not."""
+    from service import replay
+
+    answer = client.post("/v1/replay", json=replay.examples()["full-deal"]).get_json()
+    answer["events"][0]["type"] = "a-new-event"
+    answer["settlement"]["payments"][0]["checks"][0]["rule"] = "a-new-rule"
+    problem = {"type": "/problems/a-new-code", "title": "New", "status": 422, "detail": "new", "code": "a-new-code"}
+    types = tmp_path / "gostop.d.ts"
+    made = _run([_tool("openapi-typescript"), DOCUMENT, "--output", types])
+    assert made.returncode == 0, made.stderr
+    replayed = 'operations["replayLog"]["responses"][200]["content"]["application/json"]'
+    problem_type = 'components["schemas"]["Problem"]'
+    source = tmp_path / "answers.ts"
+    source.write_text(
+        'import type { components, operations } from "./gostop";\n'
+        f"export const answer: {replayed} = {json.dumps(answer)};\n"
+        f"export const problem: {problem_type} = {json.dumps(problem)};\n",
+        encoding="utf-8",
+    )
+    command = [_tool("tsc"), "--strict", "--noEmit", "--target", "es2022", "--module", "es2022", source]
+    done = _run(command, tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    source.write_text(source.read_text(encoding="utf-8").replace('"code": "a-new-code"', '"code": 7'))
+    assert _run(command, tmp_path).returncode != 0
+
+
 # --- one version ------------------------------------------------------------------------------------------
 
 

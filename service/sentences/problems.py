@@ -450,6 +450,25 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("hand-out-of-order", "hand-out-of-order"): Say(
         N_("The log lists {player} first, but {dealer} deals this hand, and a log lists its dealer first")
     ),
+    ("amount-too-large", "amount-too-large"): (
+        Say(
+            N_("{player} would pay {factors}: past {limit}, the largest amount every client holds exactly"),
+            when=_given("player"),
+        ),
+        Say(N_("The hand multiplies {factors}: past {limit}, the largest amount every client holds exactly")),
+    ),
+    ("amount-too-large", "nagari-streak"): Say(
+        N_("{nagari_streak} nagari hands in a row: at most {limit} are counted, so that every amount stays exact")
+    ),
+    ("amount-too-large", "nagari-carry"): Say(
+        N_(
+            "A nagari carry of {nagari_multiplier} to the power {nagari_streak}: past {limit}, the largest amount "
+            "every client holds exactly"
+        )
+    ),
+    ("amount-too-large", "total"): Say(
+        N_("{player}'s total would come to {total}: past {limit}, the largest amount every client holds exactly")
+    ),
     ("out-of-money", "out-of-money"): Say(N_("{player} holds {balance} and cannot play a hand under all-in")),
     ("carry-stated", "nagari-streak"): Say(
         N_("The hand states a nagari streak of {nagari_streak}: the evening works it out from the hands before")
@@ -641,6 +660,11 @@ MEANINGS: Mapping[str, str] = {
     "player-not-at-table": N_("A hand is played by someone who is not at the table; hand_index names the hand."),
     "dealer-not-playing": N_("The dealer of a hand does not play in it; hand_index names the hand."),
     "hand-out-of-order": N_("A hand's log lists someone other than its dealer first; hand_index names the hand."),
+    "amount-too-large": N_(
+        "An amount or point total past 2^53 - 1 (9007199254740991), the largest whole number every client "
+        "(JavaScript included) holds exactly: a stake times many gos and multipliers, more than 20 nagari hands "
+        "in a row, or an evening's total; factors names what the rules multiply."
+    ),
     "out-of-money": N_("Under all-in, someone who holds nothing plays a hand; hand_index names the hand."),
     "carry-stated": N_("A hand states its own nagari streak or pushes, which the evening works out."),
     "stake-stated": N_("A hand states a stake other than the evening's."),

@@ -142,7 +142,19 @@ def _number(w: Words, value: Any) -> Any:
     return value + 1 if isinstance(value, int) else value
 
 
+def _factors(w: Words, value: Any) -> Any:
+    """What a hand multiplies (amount-too-large): each factor by its rule's name, or its own (base, stake)."""
+    if not isinstance(value, Mapping):
+        return value
+    said = _named({**names.RULES, **_FACTORS})
+    return " × ".join(f"{said(w, name)} {factor}" for name, factor in value.items())
+
+
+_FACTORS = {"base": N_("base points"), "stake": N_("stake"), "covers": N_("shares covered"), "sale": N_("sale")}
+
+
 SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
+    "factors": _factors,
     **dict.fromkeys(("card", "top", "drawn", "played", "paired", "bonus"), _card),
     **dict.fromkeys(("cards", "layout", "flipped", "listed"), _cards),
     **dict.fromkeys(("players", "covered", "payers", "reachable"), _joined),
