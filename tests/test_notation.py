@@ -417,10 +417,13 @@ def test_the_documents_card_table_is_what_format_log_writes(lang):
         assert korean_codes.split() == [card_code(c, "korean") for c in cards]
 
 
+NOTATION_MODULES = ("notation", "lexicon", "moves")  # the whole log, its words, one move
+
+
 def test_the_documents_list_every_reason_of_a_refusal():
     """Each ``why`` NotationError gives is explained in both documents."""
-    source = (ROOT / "engine" / "notation.py").read_text(encoding="utf-8")
-    whys = set(re.findall(r'(?:_error|NotationError)\(\s*"([a-z-]+)"', source))
+    source = "".join((ROOT / "engine" / f"{name}.py").read_text(encoding="utf-8") for name in NOTATION_MODULES)
+    whys = set(re.findall(r'(?:\berror|NotationError)\(\s*"([a-z-]+)"', source))
     assert len(whys) >= 10
     for text in DOCS.values():
         explained = set(re.findall(r"`([a-z-]+)`", text.split("## 6.")[1]))
