@@ -27,9 +27,18 @@ The engine states facts (codes, cards, numbers); sentences for people are made f
 """
 
 from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
-from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
+from .cards import CARDS, SPELLINGS, Card, CardSet, Kind, Place, by_id, card_code, parse_cards, read_card
 from .deal import Deal, read_deal
-from .errors import CardError, EveningError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
+from .errors import (
+    CardError,
+    EveningError,
+    GoStopError,
+    HandError,
+    IllegalMoveError,
+    LogError,
+    NotationError,
+    RulesError,
+)
 from .evening import (
     Carry,
     DealerBy,
@@ -50,9 +59,9 @@ from .evening import (
 )
 from .events import Event, EventType, InstantPayment
 from .game import GameState, TurnOptions
+from .log import Log, Replay, play, replay
 from .moves import INSTANT_WINS, Expect, Move, Outcome
 from .notation import ParsedLog, format_log, parse_log, read_log
-from .replay import Replay, play, replay
 from .rules import (
     KNOBS,
     PRESETS,
@@ -88,6 +97,7 @@ __all__ = [
     "INSTANT_WINS",
     "KNOBS",
     "PRESETS",
+    "SPELLINGS",
     "BonusFromHand",
     "Card",
     "CardError",
@@ -126,6 +136,8 @@ __all__ = [
     "Knob",
     "LedgerHand",
     "Limit",
+    "Log",
+    "LogError",
     "Move",
     "NextHand",
     "NotationError",
@@ -149,6 +161,7 @@ __all__ = [
     "TurnOptions",
     "TwoCardBomb",
     "by_id",
+    "card_code",
     "checked_rules",
     "evening",
     "find_rules",
@@ -157,6 +170,7 @@ __all__ = [
     "parse_cards",
     "parse_log",
     "play",
+    "read_card",
     "read_deal",
     "read_log",
     "read_sit_out",

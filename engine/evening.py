@@ -24,9 +24,9 @@ from .cards import Card, by_id
 from .deal import Deal
 from .errors import EveningError, GoStopError
 from .events import InstantPayment
+from .log import play
 from .moves import Move, Outcome
 from .record import Record
-from .replay import play
 from .rules import RuleSet
 from .settlement import HandResult, Settlement, nagari_carry, price, push_factor, settle
 

@@ -503,7 +503,7 @@ def examples() -> dict[str, dict[str, Any]]:
     """The documented requests: a live game, a whole simulated deal (made now), a chongtong shown at the deal."""
     return {
         "live-hidden-hands": LIVE_EXAMPLE,
-        "full-deal": simulate("korean-2p", 1),
+        "full-deal": simulate("korean-2p", 1).to_dict(),
         "chongtong-shown-at-a-hidden-deal": CHONGTONG_EXAMPLE,
     }
 

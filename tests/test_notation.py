@@ -116,7 +116,7 @@ def test_the_logs_cover_the_notation():
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_simulated_hands_round_trip_known_and_hidden(preset, spelling):
     for seed in range(4):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         for form in (body, hidden_form(body)):
             assert ruling(round_trip(form, spelling)) == ruling(form)
 
@@ -435,7 +435,7 @@ def test_the_documents_list_every_reason_of_a_refusal():
 EXAMPLE = (
     format_log(
         {
-            **simulate("korean-2p", 26),
+            **simulate("korean-2p", 26).to_dict(),
             "rules": {"preset": "korean-2p", "gobak": "pays-all", "first_ppuk_payments": [1, 2, 3], "gwangbak": False},
             "nagari_streak": 1,
             "stake": 100,
