@@ -75,8 +75,9 @@ class Log:
     # --- reading --------------------------------------------------------------------------------------------
 
     @staticmethod
-    def from_dict(data: Any) -> Log:
-        """Read the JSON of a POST /v1/replay body (a count written 2.0 is 2, as the API reads it).
+    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = ()) -> Log:
+        """Read the JSON of a POST /v1/replay body (a count written 2.0 is 2, as the API reads it); ``written``:
+        where each move was written, when the body was read from text (a refusal names the line too).
 
         Raises LogError (``validation-error``, ``errors``: field path -> messages) for a body not of that shape,
         RulesError for rules that cannot be built, IllegalMoveError (``bad-deal``) for a card id that is no card
@@ -85,7 +86,7 @@ class Log:
         """
         if not isinstance(data, Mapping):
             raise LogError(errors={"_schema": [_NOT_AN_OBJECT]})
-        errors = shape_errors(data)
+        errors = _shape_errors(data)
         if errors:
             raise LogError(errors=errors)
         players = tuple(data["players"])
@@ -97,11 +98,21 @@ class Log:
         for i, move in enumerate(data.get("moves") or ()):
             try:
                 moves.append(move if isinstance(move, Move) else Move.from_dict(move, index=i))
-            except IllegalMoveError:
-                play(players, rules, deal, moves)  # the deal, or a move before, refused first
-                raise
+            except IllegalMoveError as err:
+                fault = err
+                try:
+                    play(players, rules, deal, moves)  # the deal, or a move before, is refused first
+                except IllegalMoveError as first:
+                    fault = first
+                raise _at(fault, written) from None
         return Log(
-            rules, players, deal, tuple(moves), _count(data.get("nagari_streak"), 0), _count(data.get("stake"), 1)
+            rules,
+            players,
+            deal,
+            tuple(moves),
+            _count(data.get("nagari_streak"), 0),
+            _count(data.get("stake"), 1),
+            tuple(written),
         )
 
     @staticmethod
@@ -148,9 +159,7 @@ class Log:
         try:
             state = play(self.players, self.rules, self.deal, self.moves)
         except IllegalMoveError as err:
-            if err.move_index is not None and err.move_index < len(self.written):
-                raise err.written_at(*self.written[err.move_index]) from None
-            raise
+            raise _at(err, self.written) from None
         return Replay(state, state.settle(self.nagari_streak, self.stake) if state.is_over else None)
 
     def play(self) -> GameState:
@@ -186,10 +195,17 @@ def deal_dict(deal: Deal) -> dict[str, Any]:
     return out
 
 
+def _at(err: IllegalMoveError, written: Sequence[tuple[int, int]]) -> IllegalMoveError:
+    """A refusal naming where its move was written, when the log was read from text."""
+    if err.move_index is not None and err.move_index < len(written):
+        err.written_at(*written[err.move_index])
+    return err
+
+
 def _count(value: Any, default: int) -> int:
     if value is None:
         return default
-    return int(value)  # a whole number, checked by shape_errors (2.0 is 2)
+    return int(value)  # a whole number, checked by _shape_errors (2.0 is 2)
 
 
 def _is_count(value: Any) -> bool:
@@ -247,7 +263,7 @@ def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
         _card_list(value["hand"], "deal.sit_out.hand", errors)
 
 
-def shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
+def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
     """What is wrong with the shape of a POST /v1/replay body ({field path: messages}; empty when nothing),
     as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits."""
     errors: dict[str, list[str]] = {str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS}

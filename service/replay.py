@@ -21,14 +21,12 @@ from engine import (
     EventType,
     Expect,
     GameState,
-    IllegalMoveError,
     InstantPayment,
+    Log,
     ParsedLog,
     Replay,
     format_log,
     read_log,
-    replay,
-    resolve,
 )
 from engine.rules import TwoCardBomb
 from engine.simulate import simulate
@@ -444,18 +442,12 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
 
 
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
-    """The answer to a validated POST /v1/replay body, in the language of ``w``. ``written``: the body came as
-    a text log (``engine.read_log``), and a move it refuses is named at its line and column too."""
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    streak, stake = body["nagari_streak"], body["stake"]
-    try:
-        result = replay(players, rules, body["deal"], body["moves"], nagari_streak=streak, stake=stake)
-    except IllegalMoveError as err:
-        if written is not None and err.move_index is not None and err.move_index < len(written.moves):
-            raise err.written_at(*written.moves[err.move_index]) from None
-        raise
-    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
+    """The answer to a validated POST /v1/replay body, in the language of ``w``: the body read by the engine's one
+    reader of a log (``engine.Log.from_dict``) and replayed. ``written``: the body came as a text log
+    (``engine.read_log``), and a move it refuses is named at its line and column too."""
+    log = Log.from_dict(body, written=written.moves if written is not None else ())
+    result = log.replay()
+    return {**replay_json(w, result, nagari_streak=log.nagari_streak, stake=log.stake), **echo(log.rules)}
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------

@@ -21,9 +21,9 @@ from engine import (
     EveningHand,
     GoStopError,
     HandError,
-    HandLog,
     HandResult,
     IllegalMoveError,
+    Log,
     PlayerHand,
     checked_rules,
     evening,
@@ -314,8 +314,8 @@ def swapped(log: dict) -> dict:
     }
 
 
-def as_log(body: dict) -> HandLog:
-    return HandLog(body["players"], body["deal"], body["moves"])
+def as_log(body: dict) -> Log:
+    return Log.from_dict(body)
 
 
 def test_rules_11_a_logged_hand_is_priced_with_the_carry_and_its_instant_payments_are_paid():
@@ -494,7 +494,7 @@ def test_rules_11_a_hand_may_state_the_evenings_own_stake():
 
 def test_rules_11_a_log_that_has_not_ended():
     body = simulate("korean-2p", seed=11).to_dict()
-    err = refusal(lambda: evening(K2, ["A", "B"], [HandLog(body["players"], body["deal"], body["moves"][:5])]))
+    err = refusal(lambda: evening(K2, ["A", "B"], [Log.from_dict({**body, "moves": body["moves"][:5]})]))
     assert (err.code, err.context) == ("hand-not-finished", {"hand_index": 0})
 
 
@@ -539,7 +539,7 @@ def test_rules_11_a_refusal_inside_a_hand_names_the_hand_too():
     )
     body = simulate("korean-2p", seed=11).to_dict()
     moves = [dict(body["moves"][0], play="dec-bright"), *body["moves"][1:]]  # not in A's hand
-    err = refusal(lambda: evening(K2, ["A", "B"], [HandLog(body["players"], body["deal"], moves)]))
+    err = refusal(lambda: evening(K2, ["A", "B"], [{**body, "moves": moves}]))
     assert isinstance(err, IllegalMoveError) and err.context["hand_index"] == 0 and err.context["move_index"] == 0
 
 

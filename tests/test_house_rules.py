@@ -183,7 +183,9 @@ def test_rules_4_5_the_sale_stands_in_a_nagari_and_the_settlement_says_it():
 
 
 def test_rules_4_5_a_settled_hand_and_its_replay_say_the_same_sale():
-    body = next(b for b in (simulate(TABLE_OF_FOUR, s).to_dict() for s in range(200)) if b["deal"]["sit_out"]["seat"] == 4)
+    body = next(
+        b for b in (simulate(TABLE_OF_FOUR, s).to_dict() for s in range(200)) if b["deal"]["sit_out"]["seat"] == 4
+    )
     result = replay_body(body)
     assert result.settlement.sale == result.state.sale is not None
     again = settle(result.state.hand_result(), TABLE_OF_FOUR)
