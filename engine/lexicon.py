@@ -17,6 +17,7 @@ from .errors import NotationError
 __all__ = [
     "BARE",
     "CALLS",
+    "MOVE_ITEMS",
     "READ_WORDS",
     "SIDES",
     "WORDS",
@@ -24,7 +25,9 @@ __all__ = [
     "Word",
     "card_id",
     "error",
+    "first_token",
     "items",
+    "move_items",
     "move_word",
     "quoted",
     "scan",
@@ -142,6 +145,74 @@ def items(words: list[Word]) -> list[Item]:
             i += 1
         out.append(Item(group, grouped))
     return out
+
+
+MOVE_ITEMS: Final = 10  # more items than any move line has (a player, a bonus and its card, a shake and its cards ...)
+
+
+def first_token(text: str) -> str | None:
+    """The first word or mark of a line (None for a blank line or a comment): ``[`` starts a tag."""
+    match = TOKEN.search(text)
+    return None if match is None or match.group()[0] == "#" else match.group()
+
+
+def move_items(text: str, line: int, most: int = MOVE_ITEMS) -> list[Item]:
+    """``items(scan(text, line))`` for a move line, cut after ``most`` items (no move reads that far: the first
+    item past its end is refused), with the same refusals in the same order: an unclosed quote (the line's last
+    word, whatever comes before it), then the first mark out of place.
+
+    In one pass, and past the ``most`` items it builds no word: a line of 64 KiB of marks or quotes costs the
+    regular expression's walk over it, where building every word first made the reading slower per character
+    the longer the line (issue 30).
+    """
+    out: list[Item] = []
+    group: list[Word] = []
+    fault: NotationError | None = None
+    comma: re.Match[str] | None = None
+    grouping = False  # after a word: a comma may join the next word to it
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first == "#":
+            break
+        if first == '"' and not match.group(1):
+            raise NotationError("unclosed-quote", line=line, column=match.start() + 1)
+        if fault is not None:
+            continue  # only an unclosed quote at the end comes before it
+        punct = first != '"' and token in PUNCT
+        if comma is not None:  # a word must follow the comma
+            if punct:
+                fault = NotationError("unexpected", line=line, column=match.start() + 1, token=",", expected="card")
+                continue
+            comma = None
+            if len(out) < most:
+                group.append(_word(match, line))
+            grouping = True
+        elif grouping and token == "," and punct:
+            comma = match
+        elif punct:
+            fault = NotationError("unexpected", line=line, column=match.start() + 1, token=token, expected="word")
+        else:
+            if group:
+                out.append(Item(group, len(group) > 1))
+            group = [_word(match, line)] if len(out) < most else []
+            grouping = True
+    if fault is not None:
+        raise fault
+    if comma is not None:
+        raise NotationError("unexpected", line=line, column=comma.start() + 1, token=",", expected="card")
+    if group:
+        out.append(Item(group, len(group) > 1))
+    return out
+
+
+def _word(match: re.Match[str], line: int) -> Word:
+    token = match.group()
+    column = match.start() + 1
+    if token[0] == '"':
+        inner = token[1:-1]
+        return Word(ESCAPED.sub(r"\1", inner) if "\\" in inner else inner, line, column, quoted=True)
+    return Word(token, line, column, punct=token in PUNCT)
 
 
 def single(item: Item, expected: str) -> Word:

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from .cards import CARD_BY_ID, Card, by_id, card_codes, read_card
 from .errors import IllegalMoveError, NotationError, culprit
-from .lexicon import CALLS, SIDES, WORDS, Item, card_id, error, items, move_word, quoted, scan, single, slot
+from .lexicon import CALLS, SIDES, WORDS, Item, card_id, error, first_token, move_items, move_word, quoted, single, slot
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
 
@@ -265,10 +265,9 @@ class Move:
         Raises NotationError (``bad-notation``, line 1 and the column) for words that make no move, with the
         refusal of ``Move.from_dict`` (``why`` ``move``) for fields that make no move of a known form.
         """
-        words = scan(text, 1)
-        if not words:
+        if first_token(text) is None:
             raise NotationError("unexpected", line=1, column=1, token="", expected="player")
-        line = items(words)
+        line = move_items(text, 1)
         fields = move_fields(line)
         try:
             return Move.from_dict(fields, index=index)

@@ -33,7 +33,7 @@ from typing import Any, Final
 from .cards import SPELLINGS, Card, card_code, card_codes, read_card
 from .deal import check_deal, read_deal
 from .errors import IllegalMoveError, NotationError, RulesError
-from .lexicon import Item, Word, card_id, error, items, quoted, scan, single
+from .lexicon import Item, Word, card_id, error, first_token, items, move_items, quoted, scan, single
 from .moves import Move, move_fields
 from .rules import RuleSet, find_rules, resolve
 
@@ -174,15 +174,16 @@ def read_log(text: str) -> ParsedLog:
     header = _Header()
     moves: list[tuple[dict[str, Any], list[Item]]] = []
     for number, line in enumerate(_LINES.split(text), start=1):
-        words = scan(line, number)
-        if not words:
+        first = first_token(line)
+        if first is None:
             continue
-        if words[0].is_punct("["):
+        if first == "[":
+            words = scan(line, number)
             if moves:
                 raise error("tag-after-moves", words[0])
             header.read(words)
             continue
-        line_items = items(words)
+        line_items = move_items(line, number)
         moves.append((move_fields(line_items), line_items))
     start = Word("", 1, 1)
     for tag, value in (("Players", header.players), ("Layout", header.layout)):
