@@ -258,6 +258,9 @@ class Move:
         except ValueError:  # a player id on two lines has no text
             return f"Move.from_dict({self.to_dict()!r})"
 
+    def __str__(self) -> str:
+        return self.text() if "\n" not in self.player and "\r" not in self.player else repr(self)
+
     @staticmethod
     def parse(text: str, *, index: int = 0) -> Move:
         """One move in the text notation (docs/NOTATION.md 3): ``A 1J 12D``, ``B 3Bx3R 3J``, ``A go``...
