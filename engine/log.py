@@ -36,6 +36,7 @@ MAX_STAKE: Final = 10**9
 _BODY_FIELDS: Final = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
 _DEAL_FIELDS: Final = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
 _SIT_OUT_FIELDS: Final = frozenset({"player", "seat", "hand"})
+_STRINGS: Final = frozenset({str})
 
 # The faults of a body's shape, in the words the API's schema (marshmallow) gives them, so that a refusal reads
 # the same whichever door a body came in by.
@@ -84,7 +85,7 @@ class Log:
         in the deal and (``bad-move``, ``unknown-card``) for a move of no known form, naming it. Where a move
         cannot be read, a fault of the deal or of a move before it is raised instead, as a replay meets it.
         """
-        if not isinstance(data, Mapping):
+        if not _is_object(data):
             raise LogError(errors={"_schema": [_NOT_AN_OBJECT]})
         errors = _shape_errors(data)
         if errors:
@@ -202,6 +203,11 @@ def _at(err: IllegalMoveError, written: Sequence[tuple[int, int]]) -> IllegalMov
     return err
 
 
+def _is_object(value: Any) -> bool:
+    """A JSON object: a dict (what JSON gives, checked at once) or another mapping (the slow ABC check)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _count(value: Any, default: int) -> int:
     if value is None:
         return default
@@ -214,6 +220,8 @@ def _is_count(value: Any) -> bool:
 
 
 def _card_list(value: Any, path: str, errors: dict[str, list[str]], *, required: bool = False) -> None:
+    if type(value) is list and len(value) <= len(CARDS) and set(map(type, value)) <= _STRINGS:
+        return  # what JSON gives for a sound list, checked at once
     if value is None:
         if required:
             errors[path] = [_MISSING]
@@ -243,7 +251,7 @@ def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
     """The shape of ``deal.sit_out`` (RULES.md 4.5)."""
     if value is None:
         return
-    if not isinstance(value, Mapping):
+    if not _is_object(value):
         errors["deal.sit_out"] = [_NOT_AN_OBJECT]
         return
     errors.update({f"deal.sit_out.{k}": [_UNKNOWN] for k in value if k not in _SIT_OUT_FIELDS})
@@ -266,9 +274,11 @@ def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
 def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
     """What is wrong with the shape of a POST /v1/replay body ({field path: messages}; empty when nothing),
     as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits."""
-    errors: dict[str, list[str]] = {str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS}
+    errors: dict[str, list[str]] = {}
+    if not _BODY_FIELDS.issuperset(body):
+        errors.update({str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS})
     rules = body.get("rules")
-    if rules is not None and not isinstance(rules, (str, Mapping, RuleSet)):
+    if rules is not None and not (type(rules) is str or _is_object(rules) or isinstance(rules, RuleSet)):
         errors["rules"] = ["must be a preset name or an object of knob overrides"]
     players = body.get("players")
     if players is None:
@@ -279,21 +289,23 @@ def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
         errors["players"] = [f"Length must be between 2 and {MAX_PLAYERS}."]
     else:
         for i, player in enumerate(players):
-            _id(player, f"players.{i}", errors)
+            if type(player) is not str or not 0 < len(player) <= MAX_ID_LENGTH:
+                _id(player, f"players.{i}", errors)
     deal = body.get("deal")
     if deal is None:
         errors["deal"] = [_MISSING]
     elif isinstance(deal, Deal):
         pass
-    elif not isinstance(deal, Mapping):
+    elif not _is_object(deal):
         errors["deal"] = [_NOT_AN_OBJECT]
     else:
-        errors.update({f"deal.{k}": [_UNKNOWN] for k in deal if k not in _DEAL_FIELDS})
+        if not _DEAL_FIELDS.issuperset(deal):
+            errors.update({f"deal.{k}": [_UNKNOWN] for k in deal if k not in _DEAL_FIELDS})
         _card_list(deal.get("layout"), "deal.layout", errors, required=True)
         _card_list(deal.get("stock"), "deal.stock", errors)
         for name in ("hands", "shown"):
             held = deal.get(name)
-            if held is not None and not isinstance(held, Mapping):
+            if held is not None and not _is_object(held):
                 errors[f"deal.{name}"] = ["Not a valid mapping type."]
             elif held:
                 for who, cards in held.items():
@@ -304,7 +316,7 @@ def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
         errors["moves"] = [_NOT_A_LIST]
     elif len(moves) > MAX_MOVES:
         errors["moves"] = [f"Longer than maximum length {MAX_MOVES}."]
-    else:
+    elif not set(map(type, moves)) <= {dict}:  # JSON gives dicts: one pass in C
         errors.update(
             {f"moves.{i}": ["Not a valid move object."] for i, m in enumerate(moves) if not isinstance(m, (dict, Move))}
         )
