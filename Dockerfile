@@ -1,5 +1,7 @@
 # Build stage: install the project into a virtual environment, the engine compiled by mypyc (setup.py); the C
-# compiler lives in this stage only, and the build fails rather than ship the slower pure-Python engine.
+# compiler lives in this stage only, and the build fails rather than ship the slower pure-Python engine. It copies
+# exactly what the wheel is built from: the three packages carry their data (the page, the catalogs and the rule
+# books in service/locale); tests/test_install.py builds the wheel from this COPY list alone.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
@@ -7,11 +9,12 @@ WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY service ./service
+COPY gostop ./gostop
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install . \
  && cd / && /opt/venv/bin/python -c "import engine, sys; sys.exit(not engine.COMPILED)"
 
-# Final stage: the interpreter, the venv (with the compiled engine), the gunicorn config and the rule book; no
-# build tools, not root.
+# Final stage: the interpreter, the venv (with the compiled engine and every file the service reads) and the
+# gunicorn config; no build tools, not root.
 FROM python:3.11-slim
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000
 # /metrics off the public port: gunicorn's master serves it on METRICS_PORT (publish it only to Prometheus)
@@ -20,8 +23,6 @@ RUN useradd --system --uid 10001 --no-create-home gostop
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY service/gunicorn.conf.py ./service/gunicorn.conf.py
-# The rule book served at /rules; the installed package looks for docs/ in its working directory.
-COPY docs/RULES.md docs/RULES.ko.md ./docs/
 USER gostop
 EXPOSE 8000
 EXPOSE 9100

@@ -85,7 +85,7 @@ perft: $(VENV)/.installed-dev
 	for preset in $(PRESET_NAMES); do $(BIN)/python -m engine.perft $$preset > tests/data/perft-$$preset.json || exit 1; done
 
 # Re-extract the English sentences into the catalog template and merge it into every language's catalog
-# (a test fails when the template is stale or a catalog lacks a translation). See README "Adding a language".
+# (a test fails when the template is stale or a catalog lacks a translation). See docs/contributing.md "Adding a language".
 # The sentences' template from the code (tests/test_i18n.py runs the same EXTRACT into a scratch file)
 EXTRACT := pybabel extract --no-default-keywords -k N_ -k say -k plural:1,2 --no-location --omit-header --sort-output
 messages: $(VENV)/.installed-dev

@@ -11,7 +11,7 @@ the middleware, less the parts its view runs; "middleware" is the app with it, l
     python bench/breakdown.py [--requests 1000] [--rounds 7] [--against <checkout>]
 
 With ``--against``, another checkout (its own .venv) is timed in the same run, round by round in turn, and
-the table shows both: that is how the figures of README "Speed" compare with the commit before issue 16.
+the table shows both: that is how the figures of docs/speed.md compare with the commit before issue 16.
 """
 
 from __future__ import annotations

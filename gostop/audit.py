@@ -59,7 +59,7 @@ __all__ = [
     "run",
 ]
 
-LINE_LIMIT = 64 * 1024  # the service's body limit (README "Errors": 413 over 64 KiB)
+LINE_LIMIT = 64 * 1024  # the service's body limit (docs/errors.md: 413 over 64 KiB)
 READ_SIZE = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several

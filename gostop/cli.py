@@ -1,9 +1,11 @@
-"""The ``gostop`` command: score, settle, replay, check, rules, serve and audit, at a terminal or in a script.
+"""The ``gostop`` command: score, settle, replay, check, evening, rules, cards, serve and audit, at a terminal or in
+a script.
 
     gostop settle hand.json               # a table: who pays whom, every rule checked
     gostop replay --json log.json         # exactly what POST /v1/replay answers
     gostop replay hand.txt                # a log in the text notation (docs/NOTATION.md), sent as text/plain
     gostop check --url http://host:8000 log.json
+    gostop evening evening.json           # the evening's ledger: who is up, who deals next, the settle-up
     gostop audit archive.jsonl.gz --out findings.jsonl
 
 Offline by default: the answers come from the service's own app in this process (``gostop.local``), byte for
@@ -23,13 +25,12 @@ from typing import Any
 from urllib.parse import quote
 
 import orjson
-import requests
 
 from . import tables
 from .audit import AuditError, RecordedError, payments_agree, read_recorded
-from .client import TEXT, Answer, Client, Transport
+from .client import TEXT, Answer, Client, ConnectionFailed, TimedOut, Transport
 from .inputs import InputError, read_body
-from .words import LANGUAGES, language_from_environment
+from .words import LANGUAGES, WORDS, language_from_environment
 
 __all__ = ["main"]
 
@@ -151,9 +152,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return OK if agrees else REFUSED
 
 
+def cmd_evening(args: argparse.Namespace) -> int:
+    return _show(args, _post(args, "/v1/evening", _input(args)), tables.evening)
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     path = "/v1/rules" if args.preset is None else f"/v1/rules/{quote(args.preset, safe='')}"
-    return _show(args, _transport(args).request("GET", path), tables.rules)
+    answer = _transport(args).request("GET", path)
+    if answer.status == 404 and args.preset is not None:  # a preset that is not there is bad usage, not a ruling
+        if args.json:
+            _print_json(answer)
+            return USAGE
+        names = [p["name"] for p in _transport(args).request("GET", "/v1/rules").json()["presets"]]
+        raise UsageError(WORDS[args.lang]["no_preset"].format(preset=args.preset, presets=", ".join(names)))
+    return _show(args, answer, tables.rules)
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    return _show(args, _transport(args).request("GET", "/v1/cards"), tables.cards)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -206,6 +222,7 @@ def parser() -> argparse.ArgumentParser:
         description="Score, settle, replay and check Go-Stop hands, and audit archives of them.",
         epilog="Exit status: 0 fine, 1 a ruling refused or a finding, 2 bad usage.",
     )
+    top.add_argument("--version", action="version", version=f"gostop {_version()}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     asks = argparse.ArgumentParser(add_help=False)
     asks.add_argument("--url", default=os.environ.get("GOSTOP_URL"), help="a running service (default: offline)")
@@ -220,18 +237,21 @@ def parser() -> argparse.ArgumentParser:
         ("settle", cmd_settle, "a finished hand -> who pays whom, every rule checked (POST /v1/settle)"),
         ("replay", cmd_replay, "a move log -> every move judged, the state and the ruling (POST /v1/replay)"),
         ("check", cmd_check, "a move log -> legal or not; recorded payments compared with the ruling"),
+        ("evening", cmd_evening, "an evening's hands -> the ledger, the next dealer, the settle-up (POST /v1/evening)"),
     ):
         sub = commands.add_parser(name, parents=[asks, given], help=summary, description=summary)
-        sub.set_defaults(run=run)
-    sub = commands.add_parser("rules", parents=[asks], help="the presets, or one preset's knobs")
+        sub.set_defaults(run=run, usage_of=sub)
+    sub = commands.add_parser("rules", parents=[asks], help="the presets, or one preset's knobs (GET /v1/rules)")
     sub.add_argument("preset", nargs="?", metavar="PRESET")
-    sub.set_defaults(run=cmd_rules)
+    sub.set_defaults(run=cmd_rules, usage_of=sub)
+    sub = commands.add_parser("cards", parents=[asks], help="the deck: every card's id, month, kind and names")
+    sub.set_defaults(run=cmd_cards, usage_of=sub)
 
     sub = commands.add_parser("serve", help="run the HTTP service (as `make run`)")
     sub.add_argument("--host", help="address to listen on (default: HOST or 127.0.0.1)")
     sub.add_argument("--port", type=int, help="port (default: PORT or 8000)")
     sub.add_argument("--workers", type=int, help="worker processes (default: WORKERS or 2 per core, at most 4)")
-    sub.set_defaults(run=cmd_serve)
+    sub.set_defaults(run=cmd_serve, usage_of=sub)
 
     sub = commands.add_parser(
         "audit",
@@ -247,22 +267,35 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--batch", type=int, default=200, help="hands handed to a worker at once (default 200)")
     sub.add_argument("--json", action="store_true", help="print the summary as JSON")
     sub.add_argument("--quiet", action="store_true", help="no progress bar")
-    sub.set_defaults(run=cmd_audit)
+    sub.set_defaults(run=cmd_audit, usage_of=sub)
     return top
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gostop")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        from engine import __version__
+
+        return __version__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args, extra = parser().parse_known_args(argv)
+    if extra:  # an option the subcommand does not know: its own usage, not the top level's
+        args.usage_of.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status: int = args.run(args)
     except (InputError, UsageError, AuditError) as exc:
         print(f"gostop: {exc}", file=sys.stderr)
         return USAGE
-    except requests.ConnectionError as exc:
-        print(f"gostop: cannot reach {args.url}: {_reason(exc)}", file=sys.stderr)
+    except TimedOut:
+        print(f"gostop: {args.url} did not answer within {args.timeout:g} s", file=sys.stderr)
         return USAGE
-    except requests.Timeout:
-        print(f"gostop: {args.url} did not answer within {args.timeout} s", file=sys.stderr)
+    except ConnectionFailed as exc:
+        print(f"gostop: cannot reach {args.url}: {exc.reason}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:
         return 130
@@ -270,10 +303,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return OK
     return status
-
-
-def _reason(exc: Exception) -> str:
-    """The innermost cause of a connection error, which says what happened (refused, unknown host...)."""
-    while exc.__context__ is not None and isinstance(exc.__context__, Exception):
-        exc = exc.__context__
-    return str(exc).split(": ", 1)[-1] if ": " in str(exc) else str(exc)

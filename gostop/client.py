@@ -7,7 +7,9 @@ Each method sends one request and returns the answer's JSON. An answer that is n
 exception type, ``ProblemError``, carrying its ``status``, ``code``, ``detail`` and the problem's facts (the
 culprit ``move_index``, ``player``, ``card``, ``knob``, a validation error's ``errors``...). A request that
 could not reach the service (connection refused or reset) and an answer 503 (the service is starting, draining
-or full) are tried again after a backoff, waiting at least what ``Retry-After`` asks; a 4xx never is. One
+or full) are tried again after a backoff, waiting at least what ``Retry-After`` asks; a 4xx never is. When every
+try failed to connect, ``ConnectionFailed`` is raised (``TimedOut``, one kind of it, when the service did not
+answer in time): every exception the client raises is a ``GostopError``, never one of requests'. One
 ``requests.Session`` carries every request, so connections are kept alive.
 """
 
@@ -22,7 +24,7 @@ from urllib.parse import quote
 import orjson
 import requests
 
-__all__ = ["Answer", "Client", "ProblemError", "Transport"]
+__all__ = ["Answer", "Client", "ConnectionFailed", "GostopError", "ProblemError", "TimedOut", "Transport"]
 
 JSON = "application/json"
 TEXT = "text/plain; charset=utf-8"  # a move log in the text notation (docs/NOTATION.md)
@@ -51,7 +53,30 @@ class Transport(Protocol):
     def request(self, method: str, path: str, body: bytes | None = None, content_type: str = JSON) -> Answer: ...
 
 
-class ProblemError(Exception):
+class GostopError(Exception):
+    """Every exception the client raises: a refusal (``ProblemError``) or a service it could not ask."""
+
+
+class ConnectionFailed(GostopError):
+    """The service could not be asked: the connection was refused or reset, the host is unknown, the URL is
+    not one requests can follow, or (``TimedOut``) no answer came in time. ``url`` is the request's URL,
+    ``reason`` what went wrong, in the words of the network library underneath."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"cannot reach {url}: {reason}")
+
+
+class TimedOut(ConnectionFailed):
+    """The service did not answer within the client's ``timeout``."""
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self.timeout = timeout
+        super().__init__(url, f"no answer within {timeout:g} s")
+
+
+class ProblemError(GostopError):
     """An answer that is not a success: a problem (RFC 9457), or whatever else a proxy put in its place.
 
     ``status`` is the HTTP status; ``code`` the stable code of the problem (None if the body is no problem);
@@ -176,6 +201,11 @@ class Client:
         answer: dict[str, Any] = self._json(self.request("GET", path))
         return answer
 
+    def evening(self, body: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+        """POST /v1/evening: the evening's ledger from its hands so far (``people``, ``stake``, ``hands``...):
+        each hand paid, the totals, the balances, the next hand's dealer and carry, and the settle-up."""
+        return self._post("/v1/evening", body, fields)
+
     def cards(self) -> list[dict[str, Any]]:
         """GET /v1/cards: the deck, each card with its month, kind, junk units and names."""
         cards: list[dict[str, Any]] = self._json(self.request("GET", "/v1/cards"))["cards"]
@@ -185,18 +215,24 @@ class Client:
 
     def request(self, method: str, path: str, body: bytes | None = None, content_type: str = JSON) -> Answer:
         """One request, tried again on a connection error or a 503 as the class says; the answer as it came
-        (whatever its status). Raises requests.ConnectionError when every try failed to connect."""
+        (whatever its status). Raises ConnectionFailed when every try failed to connect, TimedOut when the
+        service did not answer in time."""
         headers = {"Content-Type": content_type} if body is not None else None
+        url = self.base_url + path
         attempt = 0
         while True:
             try:
-                response = self.session.request(
-                    method, self.base_url + path, data=body, headers=headers, timeout=self.timeout
-                )
-            except requests.ConnectionError:
+                response = self.session.request(method, url, data=body, headers=headers, timeout=self.timeout)
+            except requests.ConnectionError as exc:  # refused, reset, unknown host (a connect timeout among them)
                 if attempt >= self.retries:
-                    raise
+                    if isinstance(exc, requests.ConnectTimeout):
+                        raise TimedOut(url, self.timeout) from exc
+                    raise ConnectionFailed(url, _reason(exc)) from exc
                 wait = self._backoff(attempt)
+            except requests.Timeout as exc:  # connected, but no answer in time: not tried again (it may have run)
+                raise TimedOut(url, self.timeout) from exc
+            except requests.RequestException as exc:  # a URL requests cannot follow, too many redirects...
+                raise ConnectionFailed(url, _reason(exc)) from exc
             else:
                 answer = Answer(response.status_code, response.headers.get("Content-Type", ""), response.content)
                 if response.status_code != 503 or attempt >= self.retries:
@@ -221,3 +257,11 @@ class Client:
         if not answer.ok:
             raise ProblemError.from_answer(answer)
         return answer.json()
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause of a connection error, which says what happened (refused, unknown host...)."""
+    while isinstance(exc.__context__, Exception):
+        exc = exc.__context__
+    text = str(exc)
+    return text.split(": ", 1)[-1] if ": " in text else text or type(exc).__name__

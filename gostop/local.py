@@ -26,7 +26,7 @@ __all__ = ["LocalService"]
 
 @contextlib.contextmanager
 def _quiet_access_log() -> Iterator[None]:
-    """The service writes an access-log line per request to stderr unless told not to (README "Observability")."""
+    """The service writes an access-log line per request to stderr unless told not to (docs/production.md)."""
     before = os.environ.get("ACCESS_LOG_LEVEL")
     os.environ["ACCESS_LOG_LEVEL"] = "WARNING"
     try:

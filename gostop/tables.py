@@ -15,7 +15,7 @@ from typing import Any
 
 from .words import WORDS, named
 
-__all__ = ["check", "problem", "replay", "rules", "score", "settlement", "table"]
+__all__ = ["cards", "check", "evening", "problem", "replay", "rules", "score", "settlement", "table"]
 
 Row = Sequence[object]
 
@@ -210,3 +210,25 @@ def rules(answer: Mapping[str, Any], lang: str) -> str:
         return table([w["preset"], w["players"], w["description"]], rows)
     knobs = [(k, v) for k, v in answer.items() if k != "preset"]
     return "\n".join([f"{w['preset']}: {answer['preset']}", table([w["knob"], w["value"]], knobs)])
+
+
+def evening(answer: Mapping[str, Any], lang: str) -> str:
+    """The evening's ledger (POST /v1/evening): its explanation, each person's total and balance, the settle-up."""
+    w = WORDS[lang]
+    balances = answer.get("balances") or {}
+    rows = [(who, total, balances.get(who)) for who, total in answer["totals"].items()]
+    lines = [*_bullets(answer["explanation"]), "", table([w["player"], w["total_won"], w["balance"]], rows)]
+    transfers = [(t["from"], t["to"], t["amount"]) for t in answer["transfers"]]
+    settle_up = table([w["from"], w["to"], w["amount"]], transfers) if transfers else w["nobody_pays"]
+    lines += ["", w["settle_up"], settle_up]
+    return "\n".join(lines)
+
+
+def cards(answer: Mapping[str, Any], lang: str) -> str:
+    """The deck (GET /v1/cards): each card's id, month (none for a bonus card), kind, junk units and name."""
+    w = WORDS[lang]
+    rows = [
+        (c["id"], c["month"], named(c["kind"], lang), c["junk_units"], c["names"].get(lang, c["id"]))
+        for c in answer["cards"]
+    ]
+    return table([w["card"], w["month"], w["kind"], w["junk_units"], w["name"]], rows)

@@ -66,6 +66,15 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "value": "value",
         "field": "field",
         "message": "message",
+        "total_won": "won or lost",
+        "balance": "holds",
+        "settle_up": "to settle up",
+        "card": "card",
+        "month": "month",
+        "kind": "kind",
+        "junk_units": "junk units",
+        "name": "name",
+        "no_preset": "there is no preset {preset}; the presets are {presets}",
     },
     "ko": {
         "points": "점수",
@@ -119,6 +128,15 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "value": "값",
         "field": "항목",
         "message": "내용",
+        "total_won": "딴 돈",
+        "balance": "남은 돈",
+        "settle_up": "마지막 셈",
+        "card": "패",
+        "month": "달",
+        "kind": "종류",
+        "junk_units": "피 수",
+        "name": "이름",
+        "no_preset": "없는 규칙 묶음입니다: {preset}. 있는 규칙 묶음: {presets}",
     },
 }
 
@@ -157,6 +175,9 @@ NAMES: Mapping[str, Mapping[str, str]] = {
         "cheongdan": "청단",
         "chodan": "초단",
         "junk": "피",
+        "bright": "광",
+        "animal": "열끗",
+        "ribbon": "띠",
     },
 }
 

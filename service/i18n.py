@@ -3,7 +3,7 @@
 English is the source language: the English sentences are the message ids, written once, in
 ``service/sentences.py``. Every other language is one catalog, ``service/locale/<lang>/LC_MESSAGES/
 messages.po``; the catalogs are read and compiled in memory when the service starts, so adding a language
-is adding its file (README, "Adding a language"). ``make messages`` re-extracts the template
+is adding its file (docs/contributing.md, "Adding a language"). ``make messages`` re-extracts the template
 ``service/locale/messages.pot`` from the code and merges it into every catalog.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),

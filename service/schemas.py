@@ -244,7 +244,7 @@ class Either(fields.Field[Any]):
 class MoveList(fields.Field[Any]):
     """The moves of a log: a list of objects, read one by one by the engine so that an error names its move."""
 
-    MAX = 200  # a hand has at most about 70 moves (turns, calls, declarations); see README "Limits"
+    MAX = 200  # a hand has at most about 70 moves (turns, calls, declarations); see docs/production.md "Limits"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[dict[str, Any]]:
         if not isinstance(value, list):

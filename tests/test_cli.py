@@ -54,6 +54,7 @@ SCORE = {
     "cards": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"],
 }
 LOG = simulate("korean-2p", 5).to_dict()  # a finished hand: B stops, A pays 20 for gobak
+EVENING = {"people": ["A", "B"], "stake": 100, "hands": [{"settle": {k: v for k, v in SETTLE.items() if k != "rules"}}]}
 ILLEGAL = {**LOG, "moves": [*LOG["moves"][:3], {**LOG["moves"][3], "play": "jan-bright"}]}
 
 
@@ -92,6 +93,8 @@ CASES = [
     ("replay", "/v1/replay", ILLEGAL, 1),
     ("settle", "/v1/settle", {**SETTLE, "winner": "C"}, 1),
     ("score", "/v1/score", {"cards": ["jan-bright"], "stake": 1}, 1),
+    ("evening", "/v1/evening", EVENING, 0),
+    ("evening", "/v1/evening", {**EVENING, "people": ["A"]}, 1),
 ]
 
 
@@ -113,7 +116,7 @@ def test_rules_json_is_the_http_answer(service, capsysbinary):
     for argv, path, status in (
         ([], "/v1/rules", 0),
         (["chips-3p"], "/v1/rules/chips-3p", 0),
-        (["nope"], "/v1/rules/nope", 1),
+        (["nope"], "/v1/rules/nope", 2),  # an unknown preset is bad usage
     ):
         http = requests.get(service + path, headers={"Accept-Language": "ko"}, timeout=10)
         assert run(capsysbinary, "rules", "--json", "--lang", "ko", *argv) == (status, http.content, "")
@@ -219,8 +222,8 @@ def test_rules_tables(capsysbinary, wide):
     status, out, _ = run(capsysbinary, "rules", "--lang", "en", "basic-2p")
     assert status == 0 and out.decode().startswith("preset: basic-2p\n")
     assert re.search(r"^double_junk\s+true$", out.decode(), re.M)
-    status, out, _ = run(capsysbinary, "rules", "--lang", "en", "korean-9p")
-    assert status == 1 and out.decode().startswith("refused (404 not-found)")
+    status, out, err = run(capsysbinary, "rules", "--lang", "en", "korean-9p")
+    assert (status, out) == (2, b"") and err.startswith("gostop: there is no preset korean-9p")
 
 
 def test_long_sentences_wrap_under_their_column(capsysbinary, tmp_path, monkeypatch):
@@ -346,6 +349,67 @@ def test_bad_usage_is_exit_status_2(capsysbinary):
         with pytest.raises(SystemExit) as stopped:
             cli.main(argv)
         assert stopped.value.code == 2
+
+
+def test_version_is_the_packages(capsysbinary):
+    from importlib.metadata import version
+
+    import engine
+
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["--version"])
+    out, _ = capsysbinary.readouterr()
+    assert (
+        stopped.value.code == 0
+        and out.decode().strip() == f"gostop {version('gostop')}" == f"gostop {engine.__version__}"
+    )
+
+
+@pytest.mark.parametrize("command", ["score", "settle", "replay", "check", "evening", "rules", "cards", "audit"])
+def test_a_bad_option_shows_the_subcommands_usage_not_the_top_levels(capsysbinary, command):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main([command, "--no-such-option", "x"])
+    _, err = capsysbinary.readouterr()
+    assert stopped.value.code == 2
+    assert err.decode().startswith(f"usage: gostop {command} ") and "--no-such-option" in err.decode()
+    assert "COMMAND" not in err.decode()
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "there is no preset nope"), ("ko", "없는 규칙 묶음입니다: nope")])
+def test_rules_of_an_unknown_preset_is_bad_usage_with_the_presets_named(service, capsysbinary, lang, says):
+    for url in ([], ["--url", service]):
+        status, out, err = run(capsysbinary, "rules", "--lang", lang, *url, "nope")
+        assert (status, out) == (2, b"") and err.startswith(f"gostop: {says}") and "korean-2p" in err
+
+
+def test_evening_table_offline_and_online(service, capsysbinary, tmp_path, wide):
+    file = write(tmp_path, EVENING)
+    for url in ([], ["--url", service]):
+        status, out, _ = run(capsysbinary, "evening", "--lang", "en", *url, file)
+        text = out.decode()
+        assert status == 0 and "- To settle up, B pays A 2,000" in text
+        assert re.search(r"^from\s+to\s+amount\nB\s+A\s+2000$", text, re.M), text
+        status, out, _ = run(capsysbinary, "evening", "--lang", "ko", *url, file)
+        assert status == 0 and "마지막 셈: B가 A에게 2,000원을 줍니다" in out.decode()
+
+
+def test_cards_table_and_json(service, capsysbinary, wide):
+    status, out, _ = run(capsysbinary, "cards", "--lang", "ko")
+    lines = out.decode().splitlines()
+    assert status == 0 and len(lines) == 52 and re.match(r"jan-bright\s+1\s+광\s+0\s+송학 광$", lines[1])
+    http = requests.get(service + "/v1/cards", timeout=10)
+    assert run(capsysbinary, "cards", "--json", "--lang", "en", "--url", service) == (0, http.content, "")
+
+
+def test_a_service_that_does_not_answer_in_time_is_a_message(capsysbinary, tmp_path):
+    import socket
+
+    with socket.socket() as listening:  # accepts (the kernel's backlog) but never answers
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(8)
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}"
+        status, out, err = run(capsysbinary, "score", "--url", url, "--timeout", "0.3", write(tmp_path, SCORE))
+    assert (status, out) == (2, b"") and err == f"gostop: {url} did not answer within 0.3 s\n"
 
 
 def test_a_service_that_cannot_be_reached_is_a_message(capsysbinary, tmp_path):

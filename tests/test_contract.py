@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, guides_text
 from tests.test_readme import EXAMPLES as README_EXAMPLES
 
 TOOLS = ROOT / "tools" / "openapi" / "node_modules" / ".bin"
@@ -151,8 +151,7 @@ def test_images_and_manifests_carry_the_version():
     deployment = yaml.safe_load((ROOT / "deploy" / "k8s" / "deployment.yaml").read_text(encoding="utf-8"))
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
     assert container["image"] == f"gostop:{engine.__version__}"
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert set(re.findall(r"gostop:(\d+\.\d+\.\d+)", readme)) == {engine.__version__}
+    assert set(re.findall(r"gostop:(\d+\.\d+\.\d+)", guides_text())) == {engine.__version__}
 
 
 def test_any_current_python_may_install_it():

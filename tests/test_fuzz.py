@@ -26,7 +26,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     pytest.skip("run without xdist, as make test does (under xdist one operation is fuzzed)", allow_module_level=True)
 
 app = create_app({"TESTING": True})
-# 413: a body the schema allows may still be larger than the service reads (README "Limits"); JSON Schema cannot
+# 413: a body the schema allows may still be larger than the service reads (docs/production.md); JSON Schema cannot
 # bound a body's bytes, and an evening's list of hands (each a settle body or a whole log) easily passes 64 KiB
 config = schemathesis.Config.from_dict(
     {

@@ -14,8 +14,9 @@ import orjson
 import pytest
 import requests
 
+import gostop
 from engine.simulate import simulate
-from gostop import Client, ProblemError
+from gostop import Client, ConnectionFailed, GostopError, ProblemError, TimedOut
 from gostop.client import retry_after
 from gostop.server import Server, free_port
 
@@ -53,6 +54,16 @@ def test_each_endpoint_answers_what_the_service_answers(service):
         assert client.rules("chips-3p")["players"] == 3
         cards = client.cards()
         assert len(cards) == 51 and cards[0]["names"]["ko"] == "송학 광"
+        evening = {"people": ["A", "B"], "stake": 100, "hands": [{"settle": {"winner": "B", "players": players}}]}
+        ledger = client.evening(evening)
+        assert ledger == requests.post(f"{service}/v1/evening", json=evening, headers=korean).json()
+        assert ledger["totals"] == {"A": -2000, "B": 2000} and client.evening(evening, stake=200)["stake"] == 200
+
+
+def test_an_evening_the_service_refuses_is_a_problem_naming_the_hand(service):
+    with Client(service) as client, pytest.raises(ProblemError) as refused:
+        client.evening(people=["A", "B"], hands=[{"settle": {"winner": "C", "players": [{"id": "A"}, {"id": "B"}]}}])
+    assert refused.value.status == 422 and refused.value.facts["hand_index"] == 0
 
 
 def test_a_refusal_is_one_exception_with_the_problems_facts(service):
@@ -108,6 +119,7 @@ class Reply:
     body: bytes = b'{"total": 8}'
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
     drop: bool = False  # close the connection without answering
+    delay: float = 0.0  # seconds before answering
 
 
 @dataclass
@@ -145,6 +157,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             Seen(time.monotonic(), self.command, self.path, self.headers["Accept-Language"], self.client_address[1])
         )
         reply = self.server.replies[min(len(seen), len(self.server.replies)) - 1]
+        time.sleep(reply.delay)
         if reply.drop:
             self.close_connection = True
             return
@@ -232,9 +245,30 @@ def test_a_dropped_connection_is_tried_again(scripted):
 def test_a_service_that_is_not_there_is_tried_retries_times_then_raised():
     waits: list[float] = []
     client = Client(f"http://127.0.0.1:{free_port()}", retries=2, backoff=0.01, sleep=waits.append)
-    with client, pytest.raises(requests.ConnectionError):
+    with client, pytest.raises(ConnectionFailed) as failed:
         client.cards()
     assert waits == [0.01, 0.02]
+    assert "refused" in failed.value.reason.lower() and failed.value.url == client.base_url + "/v1/cards"
+    assert isinstance(failed.value, GostopError) and not isinstance(failed.value, requests.RequestException)
+
+
+def test_a_service_that_does_not_answer_in_time_is_timed_out_not_a_requests_error(scripted):
+    server = scripted(Reply(delay=1.0))
+    with Client(server.url, timeout=0.2, retries=0) as client, pytest.raises(TimedOut) as late:
+        client.score(cards=["jan-bright"])
+    assert isinstance(late.value, ConnectionFailed) and late.value.timeout == 0.2
+    assert not isinstance(late.value, requests.RequestException)
+
+
+@pytest.mark.parametrize("url", ["htp://127.0.0.1:1", "http://", "http://[::1"])
+def test_a_url_requests_cannot_follow_is_a_gostop_error(url):
+    with Client(url, retries=0) as client, pytest.raises(ConnectionFailed):
+        client.cards()
+
+
+def test_the_package_exports_its_errors():
+    assert {"GostopError", "ProblemError", "ConnectionFailed", "TimedOut"} <= set(gostop.__all__)
+    assert issubclass(ProblemError, GostopError) and issubclass(TimedOut, ConnectionFailed)
 
 
 def test_one_session_keeps_its_connection_and_sends_the_language(scripted):

@@ -30,6 +30,7 @@ from engine import (
 )
 from engine.notation import SPELLINGS, card_code, read_card
 from engine.simulate import simulate
+from tests.conftest import guides_text
 from tests.engines import answers, plain
 from tests.simulated import hidden_form
 from tests.simulated import replay_body as _replay_body
@@ -37,7 +38,7 @@ from tests.strategies import logged_moves
 from tests.test_logs import LOGS
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = guides_text()  # the README and the guides of docs/
 
 
 def replay_body(body: dict) -> engine.Replay:

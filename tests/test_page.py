@@ -465,7 +465,7 @@ def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_
     t.page.wait_for_selector(".ruling")
 
 
-# Taps per flow, as the tests below measure them (printed with -s; the README's "At the table" quotes them)
+# Taps per flow, as the tests below measure them (printed with -s; docs/page.md quotes them)
 TAPS: dict[str, str] = {}
 
 

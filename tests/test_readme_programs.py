@@ -1,5 +1,6 @@
-"""README "Use it from a program": its Python example runs against a live service and prints what the README
-shows, and every command of its console sessions runs, in order, in one shell, and prints what is shown."""
+"""docs/library.md (the README's "Use it from a program"): its Python example runs against a live service and
+prints what it shows, and every command of its console sessions runs, in order, in one shell, and prints what is
+shown."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.xdist_group("programs")
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("## Use it from a program\n") : README.index("\n## Errors\n")]
+SECTION = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
 PYTHON = re.search(r"```python\n(.*?)```\n```text\n(.*?)```", SECTION, re.S)
 SESSIONS = re.findall(r"```console\n(.*?)```", SECTION, re.S)
+CURL = r"```sh\ncurl -s localhost:8000(\S+) ([^`]*?)-d '([^`]*?)'\n```"
 SETTLE = next(
     body
-    for path, headers, body in re.findall(r"```sh\ncurl -s localhost:8000(\S+) (.*?)-d '(.*?)'\n```", README, re.S)
+    for path, headers, body in re.findall(CURL, README, re.S)
     if path == "/v1/settle" and "Accept-Language" not in headers
 )
 MARK = "@@@ next command @@@"

@@ -14,7 +14,7 @@ from engine import GameState, GoStopError, Move, format_log, resolve
 from engine.simulate import simulate
 from service.app import MAX_BODY_BYTES
 from service.replay import LIVE_EXAMPLE, TEXT_EXAMPLES
-from tests.conftest import GAME_LOGS
+from tests.conftest import GAME_LOGS, guides_text
 from tests.http import assert_problem
 
 TEXT = {"Content-Type": "text/plain; charset=utf-8"}
@@ -254,11 +254,9 @@ def test_next_of_a_live_game_names_the_months_of_the_layout(client):
 
 
 def test_the_readme_text_example_and_its_refusals_are_what_the_service_says(client):
-    """README "A log as text": the hand.txt it sends is the documented live game, and the two refusals it shows
-    (13Q on line 5, in English and in Korean) are the service's own answers."""
-    from tests.conftest import ROOT
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/api.md "A log as text": the hand.txt it sends is the documented live game, and the two refusals it
+    shows (13Q on line 5, in English and in Korean) are the service's own answers."""
+    readme = guides_text()
     text = re.search(r"cat > hand.txt <<'LOG'\n(.*?\n)LOG\n", readme, re.S).group(1)
     assert post_text(client, text).get_json() == client.post("/v1/replay", json=LIVE_EXAMPLE).get_json()
     shown = [

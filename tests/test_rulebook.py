@@ -1,4 +1,5 @@
-"""The project's rule book (docs/RULES.md, docs/RULES.ko.md) and its page, GET /rules.
+"""The project's rule book (service/locale/<lang>/RULES.md; docs/RULES.md and docs/RULES.ko.md link to them) and
+its page, GET /rules.
 
 The book is what every "RULES.md n" of the answers and docs points to, so every such citation must land on a
 section of both languages, and its knob reference and preset table must say what the engine does.
@@ -17,7 +18,7 @@ from engine import KNOBS, PRESETS
 from service.api import rulebook
 from tests.conftest import ROOT
 
-BOOKS = {"en": ROOT / "docs" / "RULES.md", "ko": ROOT / "docs" / "RULES.ko.md"}
+BOOKS = {"en": ROOT / "service" / "locale" / "en" / "RULES.md", "ko": ROOT / "service" / "locale" / "ko" / "RULES.md"}
 DECISION = {"en": "**This project's decision", "ko": "**이 프로젝트의 결정"}
 ON_OFF = {"on": True, "off": False, "있음": True, "없음": False}
 NONE = ("none", "없음")
@@ -340,14 +341,18 @@ def test_a_wrong_method_is_a_problem_like_any_other(client):
     assert r.status_code == 405 and r.mimetype == "application/problem+json"
 
 
-def test_the_service_finds_the_book_in_its_working_directory(tmp_path, monkeypatch):
-    """An installed package (the Docker image) is not beside docs/: the book is looked up from the cwd."""
-    (tmp_path / "docs").mkdir()
-    for path in BOOKS.values():
-        (tmp_path / "docs" / path.name).write_bytes(path.read_bytes())
-    monkeypatch.chdir(tmp_path)
-    installed = tmp_path / "site-packages" / "docs"  # where an installed package's parents[2] would look
-    relative = [p for p in rulebook.SEARCHED if not p.is_absolute()]
-    assert rulebook.find_books([installed, *relative]).resolve() == (tmp_path / "docs").resolve()
-    with pytest.raises(rulebook.RuleBookMissing, match=r"RULES\.ko\.md"):
-        rulebook.find_books([installed])
+def test_the_books_are_package_data_and_docs_links_to_them():
+    """The wheel carries the books beside the catalogs (an installed service reads no checkout); docs/ keeps
+    links under the old names for readers of the repository."""
+    assert rulebook.find_books() == {lang: path.resolve() for lang, path in BOOKS.items()}
+    for lang, name in (("en", "RULES.md"), ("ko", "RULES.ko.md")):
+        link = ROOT / "docs" / name
+        assert link.is_symlink() and not Path(link.readlink()).is_absolute()
+        assert link.resolve() == BOOKS[lang].resolve()
+
+
+def test_a_missing_book_is_named(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "RULES.md").write_bytes(BOOKS["en"].read_bytes())
+    with pytest.raises(rulebook.RuleBookMissing, match=r"ko/RULES\.md"):
+        rulebook.find_books(tmp_path)

@@ -319,7 +319,7 @@ def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
     from service.i18n import LANGUAGES
     from service.sentences import rule
 
-    book = (ROOT / "docs" / "RULES.ko.md").read_text(encoding="utf-8")
+    book = (ROOT / "service" / "locale" / "ko" / "RULES.md").read_text(encoding="utf-8")
     page = (ROOT / "service" / "web" / "js" / "words.js").read_text(encoding="utf-8")
     sections = re.split(r"^### ", book, flags=re.M)
     for number in ("4.2", "4.3"):  # the redeal is 파투, as the answers say it

@@ -1,4 +1,4 @@
-"""GET /rules: this project's rule book (docs/RULES.md, docs/RULES.ko.md) as a small page, English or Korean.
+"""GET /rules: this project's rule book (service/locale/<lang>/RULES.md) as a small page, English or Korean.
 
 Both books are rendered to HTML once, when the app is built (``blueprint``); a request only picks one: ``?lang=en|ko``
 first, then ``Accept-Language``, English by default. Every heading is anchored by its section number
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -21,16 +21,13 @@ from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..i18n import words_for
+from ..i18n import LOCALE_DIR, words_for
 
 LANGUAGES = ("en", "ko")  # the first is the default
-BOOKS = {"en": "RULES.md", "ko": "RULES.ko.md"}
+BOOK = "RULES.md"  # each language's book in that language's folder of the catalogs: locale/<lang>/RULES.md
 # the page's own words: the heading of its contents, and the link to the other language
 _CONTENTS = {"en": "Contents", "ko": "차례"}
 _OTHER = {"en": ("ko", "한국어"), "ko": ("en", "English")}
-# The books live in docs/ at the root of a checkout (and of an editable install); the Docker image copies
-# them to docs/ in its working directory.
-SEARCHED = (Path(__file__).resolve().parents[2] / "docs", Path("docs"))
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 MAX_AGE = 3600
 
@@ -70,14 +67,14 @@ class Page:
     etag: str
 
 
-def find_books(searched: Iterable[Path] = SEARCHED) -> Path:
-    """The first folder holding both books; raises RuleBookMissing naming every folder tried."""
-    searched = tuple(searched)
-    for folder in searched:
-        if all((folder / name).is_file() for name in BOOKS.values()):
-            return folder
-    tried = ", ".join(str(f.resolve()) for f in searched)
-    raise RuleBookMissing(f"the rule book ({', '.join(BOOKS.values())}) is in none of: {tried}")
+def find_books(locale: Path = LOCALE_DIR) -> dict[str, Path]:
+    """Each language's book, package data beside the catalogs (so an installed wheel carries them); raises
+    RuleBookMissing naming every book not found."""
+    books = {lang: locale / lang / BOOK for lang in LANGUAGES}
+    missing = [str(path) for path in books.values() if not path.is_file()]
+    if missing:
+        raise RuleBookMissing(f"the rule book is missing: {', '.join(missing)}")
+    return books
 
 
 def _anchor_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -137,11 +134,10 @@ def render(text: str, lang: str, md: MarkdownIt | None = None) -> Page:
     return Page(lang, html, hashlib.sha256(html).hexdigest()[:32])
 
 
-def load_pages(folder: Path | None = None) -> dict[str, Page]:
+def load_pages(locale: Path = LOCALE_DIR) -> dict[str, Page]:
     """Read and render both books (at start-up)."""
-    folder = folder or find_books()
     md = _markdown()
-    return {lang: render((folder / BOOKS[lang]).read_text(encoding="utf-8"), lang, md) for lang in LANGUAGES}
+    return {lang: render(path.read_text(encoding="utf-8"), lang, md) for lang, path in find_books(locale).items()}
 
 
 def blueprint() -> Blueprint:
