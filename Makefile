@@ -36,7 +36,8 @@ run: $(VENV)/.installed
 # The engine's tests run twice: on the installed (compiled) engine, and on its Python sources (GOSTOP_PURE=1).
 ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tests/test_scoring.py \
 	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
-	tests/test_rulings.py tests/test_logs.py tests/test_evening.py tests/test_notation.py tests/test_perft.py
+	tests/test_rulings.py tests/test_logs.py tests/test_evening.py tests/test_notation.py tests/test_perft.py \
+	tests/test_log.py
 test: $(VENV)/.installed-dev chromium openapi-tools
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
 	GOSTOP_PURE=1 $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)

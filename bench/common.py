@@ -54,7 +54,7 @@ def _replay_body() -> dict:
     from engine.simulate import simulate
 
     for seed in range(1000):
-        body = simulate("korean-2p", seed)
+        body = simulate("korean-2p", seed).to_dict()
         if sum("call" not in m for m in body["moves"]) == 20:
             return body
     raise RuntimeError("no full hand among the seeds")

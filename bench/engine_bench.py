@@ -29,7 +29,7 @@ from engine.build import load_sources
 from engine.simulate import simulate
 
 Bench = dict[str, tuple[Callable[[], object], int]]
-HANDS = [simulate("korean-2p", seed) for seed in range(300)]  # the same 300 two-player hands for every engine
+HANDS = [simulate("korean-2p", seed).to_dict() for seed in range(300)]  # the same 300 two-player hands for every engine
 
 
 def benches(e: ModuleType) -> Bench:

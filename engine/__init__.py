@@ -27,9 +27,18 @@ The engine states facts (codes, cards, numbers); sentences for people are made f
 """
 
 from . import build, cards  # build first: it refuses a stale compiled engine before any of it loads
-from .cards import CARDS, Card, CardSet, Kind, Place, by_id, parse_cards
+from .cards import CARDS, SPELLINGS, Card, CardSet, Kind, Place, by_id, card_code, parse_cards, read_card
 from .deal import Deal, read_deal
-from .errors import CardError, EveningError, GoStopError, HandError, IllegalMoveError, NotationError, RulesError
+from .errors import (
+    CardError,
+    EveningError,
+    GoStopError,
+    HandError,
+    IllegalMoveError,
+    LogError,
+    NotationError,
+    RulesError,
+)
 from .evening import (
     Carry,
     DealerBy,
@@ -38,7 +47,6 @@ from .evening import (
     Evening,
     EveningHand,
     FirstDealer,
-    HandLog,
     LedgerHand,
     Limit,
     NextHand,
@@ -50,9 +58,9 @@ from .evening import (
 )
 from .events import Event, EventType, InstantPayment
 from .game import GameState, TurnOptions
+from .log import Log, Replay, play, replay
 from .moves import INSTANT_WINS, Expect, Move, Outcome
 from .notation import ParsedLog, format_log, parse_log, read_log
-from .replay import Replay, play, replay
 from .rules import (
     KNOBS,
     PRESET_SOURCES,
@@ -91,6 +99,7 @@ __all__ = [
     "KNOBS",
     "PRESETS",
     "PRESET_SOURCES",
+    "SPELLINGS",
     "BonusFromHand",
     "Card",
     "CardError",
@@ -120,7 +129,6 @@ __all__ = [
     "GoStopError",
     "Gobak",
     "HandError",
-    "HandLog",
     "HandResult",
     "IllegalMoveError",
     "InstantPayment",
@@ -129,6 +137,8 @@ __all__ = [
     "Knob",
     "LedgerHand",
     "Limit",
+    "Log",
+    "LogError",
     "Move",
     "NextHand",
     "NotationError",
@@ -153,6 +163,7 @@ __all__ = [
     "TurnOptions",
     "TwoCardBomb",
     "by_id",
+    "card_code",
     "checked_rules",
     "evening",
     "find_rules",
@@ -161,6 +172,7 @@ __all__ = [
     "parse_cards",
     "parse_log",
     "play",
+    "read_card",
     "read_deal",
     "read_log",
     "read_sit_out",

@@ -25,6 +25,7 @@ __all__ = [
     "BRIGHTS",
     "CARDS",
     "CARD_BY_ID",
+    "CARD_NAMES",
     "CHEONGDAN",
     "CHODAN",
     "CUP",
@@ -36,13 +37,17 @@ __all__ = [
     "MONTH_PREFIX",
     "RAIN_BRIGHT",
     "RIBBONS",
+    "SPELLINGS",
     "Card",
     "CardSet",
     "Kind",
     "Place",
     "by_id",
+    "card_code",
+    "card_codes",
     "disjoint",
     "parse_cards",
+    "read_card",
 ]
 
 
@@ -331,3 +336,106 @@ def _name_the_repeat(groups: Sequence[tuple[Place, Collection[Card]]]) -> None:
                     first=first,
                 )
             held[card.index] = place
+
+
+# --- the codes of the text notation (docs/NOTATION.md) -------------------------------------------------------
+#
+# A card has a short code a person types on a phone, in ASCII (month + kind letter: ``1B``, ``8A``, ``9R``, ``3J``,
+# ``3J2`` for the second junk, ``11D`` for a double junk, ``P2a``/``P2b``/``P3`` for the bonus cards) or as Korean
+# players say it (``1광``, ``8열``, ``9띠``, ``3피``, ``3피2``, ``11쌍피``, ``투피``, ``쓰리피``, and ``국진``,
+# ``똥광``...).
+
+_ASCII_KIND: Final = {Kind.BRIGHT: "B", Kind.ANIMAL: "A", Kind.RIBBON: "R", Kind.JUNK: "J"}
+_KOREAN_KIND: Final = {Kind.BRIGHT: "광", Kind.ANIMAL: "열", Kind.RIBBON: "띠", Kind.JUNK: "피"}
+_ASCII_BONUS: Final = {"bonus-2a": "P2a", "bonus-2b": "P2b", "bonus-3": "P3"}  # P: the bonus cards' 피 (투피, 쓰리피)
+_KOREAN_BONUS: Final = {"bonus-2a": "투피", "bonus-2b": "투피2", "bonus-3": "쓰리피"}
+# Months as players name them (GLOSSARY.md): 송학 광, 똥 쌍피, 비광 ... are read as well as 1광, 11쌍피, 12광
+_MONTH_NAMES: Final = (
+    (),
+    ("송학",),
+    ("매조",),
+    ("벚꽃", "사쿠라"),
+    ("흑싸리",),
+    ("난초",),
+    ("모란",),
+    ("홍싸리",),
+    ("공산",),
+    ("국화",),
+    ("단풍",),
+    ("오동", "똥"),
+    ("비",),
+)
+
+
+def _is_double(card: Card) -> bool:
+    return card.id.endswith("-double")
+
+
+def _second(card: Card) -> str:
+    return "2" if card.id.endswith("-2") else ""  # the second junk card of its month
+
+
+def _ascii_code(card: Card) -> str:
+    if card.kind is Kind.BONUS:
+        return _ASCII_BONUS[card.id]
+    return f"{card.month}{'D' if _is_double(card) else _ASCII_KIND[card.kind]}{_second(card)}"
+
+
+def _korean_code(card: Card) -> str:
+    if card.kind is Kind.BONUS:
+        return _KOREAN_BONUS[card.id]
+    return f"{card.month}{'쌍피' if _is_double(card) else _KOREAN_KIND[card.kind]}{_second(card)}"
+
+
+SPELLINGS: Final = ("ascii", "korean")
+"""The spellings the notation writes cards and move words in; it reads both, mixed freely."""
+
+_CODES: Final[dict[str, tuple[str, ...]]] = {
+    "ascii": tuple(_ascii_code(card) for card in CARDS),
+    "korean": tuple(_korean_code(card) for card in CARDS),
+}
+
+
+def _names() -> dict[str, Card]:
+    """Every spelling of every card, lower-cased, -> the card."""
+    names: dict[str, Card] = {}
+    for card in CARDS:
+        spelled = [card.id, _ascii_code(card), _korean_code(card)]
+        if card.kind is not Kind.BONUS:
+            kinds = ["쌍피"] if _is_double(card) else [_KOREAN_KIND[card.kind]]
+            if card.kind is Kind.ANIMAL:
+                kinds.append("열끗")
+            elif card.kind is Kind.JUNK and not _is_double(card) and not _second(card):
+                kinds.append("피1")  # the first junk, said with its number
+                spelled.append(f"{card.month}J1")
+            for month in (str(card.month), *_MONTH_NAMES[card.month]):
+                spelled += [f"{month}{kind}{_second(card)}" for kind in kinds]
+        for name in spelled:
+            names[name.lower()] = card
+    names["국진"] = names["국준"] = CUP  # the September animal has a name of its own (RULES.md 3)
+    return names
+
+
+CARD_NAMES: Final = _names()
+
+
+def card_code(card: Card | str, spelling: str = "ascii") -> str:
+    """The code the notation writes for a card (a Card or its id): ``1B``, ``11D``... or ``1광``, ``11쌍피``..."""
+    found = card if isinstance(card, Card) else CARD_BY_ID[card]
+    return _CODES[_spelling(spelling)][found.index]
+
+
+def read_card(text: str) -> Card | None:
+    """The card a code names, in any spelling the notation reads (None for anything else)."""
+    return CARD_NAMES.get(text.lower())
+
+
+def _spelling(spelling: str) -> str:
+    if spelling not in _CODES:
+        raise ValueError(f"spelling must be one of {', '.join(SPELLINGS)}, not {spelling!r}")
+    return spelling
+
+
+def card_codes(spelling: str = "ascii") -> tuple[str, ...]:
+    """The code of every card in a spelling, by catalog index (raises ValueError for an unknown spelling)."""
+    return _CODES[_spelling(spelling)]

@@ -6,6 +6,7 @@
     ├── HandError                     a finished hand no legal play could produce (players, winner, counts)
     ├── IllegalMoveError              a move of a replayed log that the rules forbid; has ``move_index``
     ├── EveningError                  an evening's ledger that cannot be (people, balances, dealer, carry, push)
+    ├── LogError                      a log whose JSON is not of a replay body's shape; has ``errors``
     └── NotationError                 a log in the text notation that cannot be read; has ``line``, ``column``
 
 The engine states facts, not sentences: ``code`` is the stable code an API answers, ``why`` says which of
@@ -28,6 +29,7 @@ __all__ = [
     "GoStopError",
     "HandError",
     "IllegalMoveError",
+    "LogError",
     "NotationError",
     "RulesError",
     "culprit",
@@ -120,6 +122,18 @@ class EveningError(GoStopError):
     that is not at its place (``hand_index``), a carry stated by hand, a push the rules do not allow."""
 
     code = "invalid-evening"
+
+
+class LogError(GoStopError):
+    """The JSON of a log (``Log.from_dict``) not of the shape of a POST /v1/replay body: ``errors`` maps each
+    field path at fault (``players.0``, ``deal.layout``, ``stake``...) to what is wrong there, as the API's
+    ``validation-error`` names them."""
+
+    code = "validation-error"
+
+    def __init__(self, *, errors: dict[str, list[str]]) -> None:
+        super().__init__("validation-error", errors=errors)
+        self.errors = errors
 
 
 class NotationError(GoStopError):

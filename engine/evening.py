@@ -4,7 +4,7 @@ A table argues about the evening as much as about a hand: who deals next (선), 
 what a push (밀기) is worth, what a loser who cannot pay pays, who owes whom at the end. ``evening`` answers all
 of it from its inputs alone, like every other call of the engine: the rules, the people at the table, their
 starting balances if they keep any, the first dealer (named, or drawn by 밤일낮장), the stake, and the hands so
-far, each a finished hand (``HandResult``, as settlement reads it) or its move log (``HandLog``). What a hand
+far, each a finished hand (``HandResult``, as settlement reads it) or its move log (a ``Log``). What a hand
 starts under (its nagari streak, the pushes waiting) is worked out from the hands before it, never taken from
 the hand.
 
@@ -21,12 +21,11 @@ from enum import StrEnum
 from typing import Any, Final
 
 from .cards import Card, by_id
-from .deal import Deal
 from .errors import EveningError, GoStopError
 from .events import InstantPayment
-from .moves import Move, Outcome
+from .log import Log, play
+from .moves import Outcome
 from .record import Record
-from .replay import play
 from .rules import RuleSet
 from .settlement import HandResult, Settlement, nagari_carry, price, push_factor, settle
 
@@ -40,7 +39,6 @@ __all__ = [
     "Evening",
     "EveningHand",
     "FirstDealer",
-    "HandLog",
     "LedgerHand",
     "Limit",
     "NextHand",
@@ -87,32 +85,19 @@ class DealerDraw(Record):
         self.rounds: Final = rounds
 
 
-class HandLog(Record):
-    """A finished hand as its move log, as a replay reads it: the players in playing order (the dealer first,
-    RULES.md 4.1), the deal and the moves."""
-
-    __slots__ = ("deal", "moves", "players")
-    fields = ("players", "deal", "moves")
-
-    def __init__(
-        self,
-        players: Sequence[str],
-        deal: Deal | Mapping[str, Any],
-        moves: Sequence[Move | Mapping[str, Any]],
-    ) -> None:
-        self.players: Final = players
-        self.deal: Final = deal
-        self.moves: Final = moves
-
-
 class EveningHand(Record):
-    """One hand of the evening, in the order played: the hand (a ``HandResult`` or a ``HandLog``), and whether
-    its winner pushed it (밀기, RULES.md 11.3: nothing is paid for it, and the next hand pays double)."""
+    """One hand of the evening, in the order played: the hand, and whether its winner pushed it (밀기, RULES.md
+    11.3: nothing is paid for it, and the next hand pays double).
+
+    The hand is a ``HandResult``, a ``Log``, or a log's JSON (a POST /v1/replay body without its rules), read by
+    ``Log.from_dict`` when the ledger reaches it, once its seats are checked. A log is played under the
+    evening's rules, whatever rules it names.
+    """
 
     __slots__ = ("hand", "push")
     fields = ("hand", "push")
 
-    def __init__(self, hand: HandResult | HandLog, push: bool = False) -> None:
+    def __init__(self, hand: HandResult | Log | Mapping[str, Any], push: bool = False) -> None:
         self.hand: Final = hand
         self.push: Final = push
 
@@ -278,7 +263,7 @@ class Evening(Record):
 def evening(
     rules: RuleSet,
     people: Sequence[str],
-    hands: Iterable[EveningHand | HandResult | HandLog] = (),
+    hands: Iterable[EveningHand | HandResult | Log | Mapping[str, Any]] = (),
     *,
     balances: Mapping[str, int] | None = None,
     first_dealer: str | None = None,
@@ -286,11 +271,12 @@ def evening(
     stake: int = 1,
 ) -> Evening:
     """The ledger of an evening (RULES.md 11) played under ``rules`` by ``people`` (2 to 5), ``hands`` in the
-    order played (a bare HandResult or HandLog is a hand nobody pushed), ``stake`` money per point.
+    order played (a bare HandResult or Log is a hand nobody pushed), ``stake`` money per point.
 
     ``balances`` (each person's, or none) are the money each brings; without them no cap applies. The first
     dealer is ``first_dealer``, or drawn (``draw``), or else the first person listed. A HandResult leaves its
-    ``nagari_streak`` (0) and ``pushes`` (None) to the ledger, and its ``stake`` at 1 or the evening's.
+    ``nagari_streak`` (0) and ``pushes`` (None) to the ledger, and its ``stake`` at 1 or the evening's; so does
+    a Log its ``nagari_streak`` and ``stake``.
 
     Raises EveningError for what no evening can be; a refusal found in a hand (EveningError, HandError,
     CardError, IllegalMoveError) names it with ``hand_index`` (0-based).
@@ -483,8 +469,14 @@ class _Book:
     def enter(self, index: int, entry: EveningHand) -> LedgerHand:
         """Check one hand against the ledger, price it with its carry, make its payments and move the ledger on."""
         hand = entry.hand
-        players = [p.id for p in hand.players] if isinstance(hand, HandResult) else list(hand.players)
-        self._check_seats(players, isinstance(hand, HandLog))
+        if isinstance(hand, HandResult):
+            players = [p.id for p in hand.players]
+        elif isinstance(hand, Log):
+            players = list(hand.players)
+        else:  # a log's JSON: read once its seats are checked (its refusals come in the order a replay meets them)
+            given = hand.get("players")
+            players = [str(p) for p in given] if isinstance(given, list) else []
+        self._check_seats(players, not isinstance(hand, HandResult))
         carry = self.carry()
         settlement, instant = self._price(hand, players)
         if entry.push:
@@ -517,7 +509,9 @@ class _Book:
                 if self.balances[player] <= 0:
                     raise EveningError("out-of-money", player=player, balance=self.balances[player])
 
-    def _price(self, hand: HandResult | HandLog, players: list[str]) -> tuple[Settlement, tuple[InstantPayment, ...]]:
+    def _price(
+        self, hand: HandResult | Log | Mapping[str, Any], players: list[str]
+    ) -> tuple[Settlement, tuple[InstantPayment, ...]]:
         pushes = self.pushes if self.rules.push else None  # the push is checked where the rules allow one
         if isinstance(hand, HandResult):
             if hand.nagari_streak:
@@ -539,7 +533,12 @@ class _Book:
             settled = settle(priced, self.rules)
             # RULES.md 4.5, 11.1: the fourth's sale is paid at the deal, whether the hand is given as a log or a result
             return settled, tuple(settled.sale.payments()) if settled.sale is not None else ()
-        state = play(players, self.rules, hand.deal, hand.moves)
+        log = hand if isinstance(hand, Log) else Log.from_dict({**hand, "rules": self.rules})
+        if log.nagari_streak:
+            raise EveningError("carry-stated", why="nagari-streak", nagari_streak=log.nagari_streak)
+        if log.stake not in (1, self.stake):
+            raise EveningError("stake-stated", stake=log.stake, evening_stake=self.stake)
+        state = play(players, self.rules, log.deal, log.moves)
         if not state.is_over:
             raise EveningError("hand-not-finished", moves=len(state.moves), next_player=state.to_move)
         ended = state.hand_result(self.streak, self.stake)

@@ -1,4 +1,5 @@
-"""Moves of a logged hand (``Move``, read and written as JSON-ready dicts), what the table expects next,
+"""Moves of a logged hand (``Move``, read and written as JSON-ready dicts and as a line of the text notation),
+what the table expects next,
 and how a hand can end.
 
 A move is a *turn*, a *call* or a *cup declaration*:
@@ -25,8 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
-from .cards import CARD_BY_ID, Card, by_id
-from .errors import IllegalMoveError, culprit
+from .cards import CARD_BY_ID, Card, by_id, card_codes, read_card
+from .errors import IllegalMoveError, NotationError, culprit
+from .lexicon import CALLS, SIDES, WORDS, Item, card_id, error, first_token, move_items, move_word, quoted, single, slot
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
 
@@ -251,7 +253,35 @@ class Move:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return f"Move.from_dict({self.to_dict()!r})"
+        try:
+            return f"Move.parse({self.text()!r})"
+        except ValueError:  # a player id on two lines has no text
+            return f"Move.from_dict({self.to_dict()!r})"
+
+    def __str__(self) -> str:
+        return self.text() if "\n" not in self.player and "\r" not in self.player else repr(self)
+
+    @staticmethod
+    def parse(text: str, *, index: int = 0) -> Move:
+        """One move in the text notation (docs/NOTATION.md 3): ``A 1J 12D``, ``B 3Bx3R 3J``, ``A go``...
+
+        Raises NotationError (``bad-notation``, line 1 and the column) for words that make no move, with the
+        refusal of ``Move.from_dict`` (``why`` ``move``) for fields that make no move of a known form.
+        """
+        if first_token(text) is None:
+            raise NotationError("unexpected", line=1, column=1, token="", expected="player")
+        line = move_items(text, 1)
+        fields = move_fields(line)
+        try:
+            return Move.from_dict(fields, index=index)
+        except IllegalMoveError as err:  # words that make no move: a turn without a card, a capture alone ...
+            at = line[1].first if len(line) > 1 else line[0].first
+            raise error("move", at, error=err.code, error_why=err.why, **err.params) from None
+
+    def text(self, spelling: str = "ascii") -> str:
+        """This move in the text notation, in ``ascii`` (``1B``, ``go``) or ``korean`` (``1광``, ``고``);
+        ``Move.parse`` reads it back. Raises ValueError for an unknown spelling or a player id on two lines."""
+        return _move_text(self, card_codes(spelling), spelling == "korean")
 
     def __copy__(self) -> Move:
         return self  # a value nothing changes
@@ -460,3 +490,118 @@ _READERS: Final[dict[str, Callable[[Any, str, int, str], Any]]] = {
     "call": _choice("go", "stop"),
     "sep_animal_as": _choice("animal", "junk"),
 }
+
+
+# --- the text of one move (docs/NOTATION.md 3) ----------------------------------------------------------
+
+
+def move_fields(items: list[Item]) -> dict[str, Any]:
+    """One move line: the player, then a call, a cup declaration or a turn (docs/NOTATION.md 3)."""
+    player = single(items[0], "player").text
+    out: dict[str, Any] = {"player": player}
+    rest = items[1:]
+    n = len(rest)
+    first = move_word(rest[0]) if rest else None
+    if first in CALLS:
+        if n > 1:
+            raise _extra(rest[1])
+        out["call"] = first
+        return out
+    side = move_word(rest[1]) if first == "cup" and n > 1 else None
+    if first == "cup" and (side in SIDES or read_card(rest[0].first.text) is None):  # 국진 is a card too
+        if side not in SIDES:
+            at = rest[1].first if n > 1 else rest[0].first
+            raise error("unexpected", at, token=at.text if n > 1 else "", expected="cup-side")
+        if n > 2:
+            raise _extra(rest[2])
+        out["sep_animal_as"] = side
+        return out
+    i = 0
+    if i < n and move_word(rest[i]) == "bonus":
+        if i + 1 >= n:
+            raise error("unexpected", rest[i].first, token="", expected="card")
+        out["bonus"] = card_id(single(rest[i + 1], "card"))
+        i += 2
+    kind = move_word(rest[i]) if i < n else None
+    if kind == "flip":
+        out["flip"] = True
+        i += 1
+    elif kind in ("bomb", "shake"):
+        if i + 1 >= n:
+            raise error("unexpected", rest[i].first, token="", expected="cards")
+        out[kind] = [card_id(word) for word in rest[i + 1].words]
+        i += 2
+    if kind != "flip" and kind != "bomb" and i < n:
+        play, capture = slot(single(rest[i], "card"))
+        if play is not None:
+            out["play"] = play
+        if capture is not None:
+            out["capture"] = capture
+        i += 1
+    if i < n:
+        _stock(rest[i], out)
+        i += 1
+    if i < n:
+        raise _extra(rest[i])
+    return out
+
+
+def _stock(item: Item, out: dict[str, Any]) -> None:
+    """What the stock turned up: the bonus cards in the order they came, then the draw (``P3,10J``); ``-``
+    first says that no bonus card came up (``-,10J``)."""
+    words = item.words
+    if item.grouped:
+        if words[0].text == "-" and not words[0].quoted:
+            if len(words) != 2:
+                raise error("unexpected", words[1], token=words[1].text, expected="draw")
+            out["bonus_flipped"] = []
+        else:
+            out["bonus_flipped"] = [card_id(word) for word in words[:-1]]
+    draw, capture = slot(words[-1])
+    if draw is not None:
+        out["draw"] = draw
+    if capture is not None:
+        out["draw_capture"] = capture
+
+
+def _extra(item: Item) -> NotationError:
+    return error("unexpected", item.first, token=item.first.text, expected="end-of-move")
+
+
+def _move_text(move: Move, codes: tuple[str, ...], korean: bool) -> str:
+    def word(meaning: str) -> str:
+        return WORDS[meaning][1 if korean else 0]
+
+    def slot(card: Card | None, capture: Card | None) -> str:
+        text = "-" if card is None else codes[card.index]
+        return text if capture is None else f"{text}x{codes[capture.index]}"
+
+    parts = [quoted(move.player)]
+    if move.call is not None:
+        parts.append(word(move.call))
+    elif move.kind == "declare":
+        assert move.sep_animal_as is not None
+        parts += [word("cup"), word(move.sep_animal_as)]
+    else:
+        if move.bonus is not None:
+            parts += [word("bonus"), codes[move.bonus.index]]
+        stock = move.draw is not None or move.draw_capture is not None or move.bonus_flipped is not None
+        if move.flip:
+            parts.append(word("flip"))
+        elif move.bomb:
+            parts += [word("bomb"), ",".join(codes[c.index] for c in move.bomb)]
+        else:
+            if move.shake:
+                parts += [word("shake"), ",".join(codes[c.index] for c in move.shake)]
+            if move.play is not None or move.capture is not None or stock:
+                parts.append(slot(move.play, move.capture))
+        if stock:
+            flipped = move.bonus_flipped
+            draw = slot(move.draw, move.draw_capture)
+            if flipped is None:
+                parts.append(draw)
+            elif not flipped:
+                parts.append("-," + draw)
+            else:
+                parts.append(",".join([*(codes[c.index] for c in flipped), draw]))
+    return " ".join(parts)

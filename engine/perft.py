@@ -80,12 +80,13 @@ def positions(rules: RuleSet | str) -> dict[str, Any]:
     """A preset's perft file: ``HANDS`` seeded hands of ``SEEDS`` that show the most kinds of move between
     them, each with its legal-move counts and its perft counts."""
     rules = resolve(rules)
-    bodies = [simulate(rules, seed) for seed in SEEDS]
+    logs = [simulate(rules, seed) for seed in SEEDS]
+    bodies = [log.to_dict() for log in logs]
     hands = []
     for i in _pick([_kinds(body["moves"]) for body in bodies]):
-        body = bodies[i]
-        line = [Move.from_dict(m) for m in body["moves"]]
-        state = GameState(body["players"], rules, body["deal"])
+        body, log = bodies[i], logs[i]
+        line = list(log.moves)
+        state = GameState(log.players, rules, log.deal)
         counts = legal_counts(state.copy(), line)
         nodes = []
         for part, depth in enumerate(DEPTHS):

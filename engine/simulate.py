@@ -1,6 +1,6 @@
 """Seeded random hands, played with ``GameState.legal_moves``: example logs for tests, docs and bugs.
 
-python -m engine.simulate --preset korean-2p --seed 1     # prints a POST /v1/replay body
+python -m engine.simulate --preset korean-2p --seed 1     # prints a POST /v1/replay body (Log.to_dict)
 python -m engine.simulate --count 1000 --jsonl > hands.jsonl  # an archive for `gostop audit`, a hand a line
 """
 
@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 from .cards import Kind
+from .deal import read_deal
 from .game import GameState
-from .moves import Expect
-from .replay import replay
+from .log import Log
+from .moves import Expect, Move
 from .rules import RuleSet, resolve
 
 __all__ = ["deal", "simulate"]
@@ -46,14 +47,15 @@ def deal(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
     return out
 
 
-def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict[str, Any]:
-    """A whole hand played at random from ``seed``, as a POST /v1/replay request body."""
+def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> Log:
+    """A whole hand played at random from ``seed``: its Log (``log.to_dict()`` is a POST /v1/replay body)."""
     rules = resolve(rules)
     rng = random.Random(seed)
-    the_deal = deal(rules, rng)
-    players = list(the_deal["hands"])
+    the_deal = read_deal(deal(rules, rng))
+    assert the_deal.hands is not None
+    players = tuple(the_deal.hands)
     state = GameState(players, rules, the_deal)
-    moves = []
+    moves: list[Move] = []
     while not state.is_over:
         options = state.legal_moves()
         if state.expects is Expect.CALL:
@@ -61,13 +63,8 @@ def simulate(rules: RuleSet | str, seed: int, *, go_chance: float = 0.4) -> dict
         else:
             move = rng.choice(options)
         state.apply(move)
-        moves.append(move.to_dict())
-    return {
-        "rules": rules.preset if rules == resolve(rules.preset) else rules.asdict(),
-        "players": players,
-        "deal": the_deal,
-        "moves": moves,
-    }
+        moves.append(move)
+    return Log(rules, players, the_deal, tuple(moves))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,12 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     for seed in range(args.seed, args.seed + args.count):
-        body = simulate(args.preset, seed)
+        log = simulate(args.preset, seed)
+        body = log.to_dict()
         if not args.jsonl:
             print(json.dumps(body, indent=1))
             continue
         # a line of an audit archive (gostop audit): an id, the body, and the payments its ruling makes
-        settled = replay(body["players"], resolve(body["rules"]), body["deal"], body["moves"]).settlement
+        settled = log.replay().settlement
         paid = [{"from": p.payer, "to": p.payee, "points": p.points} for p in settled.payments] if settled else []
         line = {"id": f"{args.preset}-{seed}", **body, "recorded": {"payments": paid}}
         print(json.dumps(line, separators=(",", ":")))

@@ -2,10 +2,11 @@
 
 An archive is JSON Lines (gzip or not): each line a POST /v1/replay body with an ``id`` and, optionally,
 ``recorded``: the payments the source recorded, ``{"payments": [{"from", "to", "points"}]}``. Each line is
-replayed by the engine itself (``engine.replay``, and the settlement's payments; no answer is rendered), and
-gives at most one finding of its own, a JSON object with ``archive``, ``line`` (from 1), ``id``, ``kind``,
-``code`` and ``sentence`` (what is wrong in words, in the language asked for: an illegal line as the API says
-its refusal; from the service's catalogs, ``service.sentences.audit``):
+read and replayed by the engine itself (``engine.Log.from_dict(line).replay()``: the one reader of a replay body,
+the service's too; then the settlement's payments; no answer is rendered), and gives at most one finding of its
+own, a JSON object with ``archive``, ``line`` (from 1), ``id``, ``kind``, ``code`` and ``sentence`` (what is
+wrong in words, in the language asked for: an illegal line as the API says its refusal; from the service's
+catalogs, ``service.sentences.audit``):
 
     illegal    the engine refuses the log: its ``code``, ``move_index`` (from 0) and the reason's ``facts``,
                exactly what /v1/replay would refuse it with
@@ -56,7 +57,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from engine import CARDS, Card, CardSet, GoStopError, replay, resolve
+from engine import Card, CardSet, GoStopError, Log, LogError
 from service.i18n import LANGUAGES, Words
 from service.sentences.audit import finding_sentence
 
@@ -77,10 +78,6 @@ READ_SIZE = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 BATCH, DASK_BATCH = 200, 1000  # lines a task: on Dask a task costs about 5 ms of CPU (scheduler, worker, client)
 SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several
-MAX_PLAYERS, MAX_ID_LENGTH, MAX_MOVES = 3, 64, 200  # /v1/replay's limits (openapi.yaml)
-BODY_FIELDS = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
-DEAL_FIELDS = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
-SIT_OUT_FIELDS = frozenset({"player", "seat", "hand"})
 
 Payments = list[tuple[str, str, int]]
 
@@ -116,102 +113,6 @@ def payments_agree(recorded: Iterable[tuple[str, str, int]], ruled: Iterable[tup
     if isinstance(recorded, list) and isinstance(ruled, list) and recorded == ruled:
         return True  # the same rows in the same order, as most archives record them: no sorting
     return sorted(r for r in recorded if r[2]) == sorted(r for r in ruled if r[2])
-
-
-def _card_list(value: Any, path: str, errors: dict[str, list[str]], *, required: bool = False) -> None:
-    if value is None:
-        if required:
-            errors[path] = ["Missing data for required field."]
-    elif not isinstance(value, list):
-        errors[path] = ["Not a valid list."]
-    elif len(value) > len(CARDS):
-        errors[path] = [f"Longer than maximum length {len(CARDS)}."]
-    elif not set(map(type, value)) <= {str}:
-        errors[path] = ["Not a valid string."]
-
-
-def _count(value: Any, path: str, top: int, errors: dict[str, list[str]]) -> None:
-    if type(value) is not int:
-        errors[path] = ["Not a valid integer."]
-    elif not 0 <= value <= top:
-        errors[path] = [f"Must be greater than or equal to 0 and less than or equal to {top}."]
-
-
-def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
-    """The shape of ``deal.sit_out`` (RULES.md 4.5), as service.schemas.SitOutSchema reads it."""
-    if value is None:
-        return
-    if not isinstance(value, dict):
-        errors["deal.sit_out"] = ["Invalid input type."]
-        return
-    errors.update({f"deal.sit_out.{k}": ["Unknown field."] for k in value if k not in SIT_OUT_FIELDS})
-    player = value.get("player")
-    if player is None:
-        errors["deal.sit_out.player"] = ["Missing data for required field."]
-    elif not isinstance(player, str):
-        errors["deal.sit_out.player"] = ["Not a valid string."]
-    elif not 1 <= len(player) <= MAX_ID_LENGTH:
-        errors["deal.sit_out.player"] = [f"Length must be between 1 and {MAX_ID_LENGTH}."]
-    seat = value.get("seat")
-    if seat is None:
-        errors["deal.sit_out.seat"] = ["Missing data for required field."]
-    elif type(seat) is not int:
-        errors["deal.sit_out.seat"] = ["Not a valid integer."]
-    if "hand" in value and value["hand"] is None:
-        errors["deal.sit_out.hand"] = ["Field may not be null."]
-    elif "hand" in value:
-        _card_list(value["hand"], "deal.sit_out.hand", errors)
-
-
-def shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
-    """What /v1/replay's schema would say is wrong with the body's shape ({field path: messages}), so that
-    the audit refuses a line exactly when the API would answer ``validation-error``."""
-    errors: dict[str, list[str]] = {k: ["Unknown field."] for k in body if k not in BODY_FIELDS}
-    rules = body.get("rules")
-    if rules is not None and not isinstance(rules, (str, dict)):
-        errors["rules"] = ["must be a preset name or an object of knob overrides"]
-    players = body.get("players")
-    if players is None:
-        errors["players"] = ["Missing data for required field."]
-    elif not isinstance(players, list):
-        errors["players"] = ["Not a valid list."]
-    elif not 2 <= len(players) <= MAX_PLAYERS:
-        errors["players"] = [f"Length must be between 2 and {MAX_PLAYERS}."]
-    else:
-        for i, player in enumerate(players):
-            if not isinstance(player, str):
-                errors[f"players.{i}"] = ["Not a valid string."]
-            elif not 1 <= len(player) <= MAX_ID_LENGTH:
-                errors[f"players.{i}"] = [f"Length must be between 1 and {MAX_ID_LENGTH}."]
-    deal = body.get("deal")
-    if deal is None:
-        errors["deal"] = ["Missing data for required field."]
-    elif not isinstance(deal, dict):
-        errors["deal"] = ["Invalid input type."]
-    else:
-        errors.update({f"deal.{k}": ["Unknown field."] for k in deal if k not in DEAL_FIELDS})
-        _card_list(deal.get("layout"), "deal.layout", errors, required=True)
-        _card_list(deal.get("stock"), "deal.stock", errors)
-        for name in ("hands", "shown"):
-            held = deal.get(name)
-            if held is not None and not isinstance(held, dict):
-                errors[f"deal.{name}"] = ["Not a valid mapping type."]
-            elif held:
-                for who, cards in held.items():
-                    _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
-        _sit_out(deal.get("sit_out"), errors)
-    moves = body.get("moves", [])
-    if not isinstance(moves, list):
-        errors["moves"] = ["Not a valid list."]
-    elif len(moves) > MAX_MOVES:
-        errors["moves"] = [f"Longer than maximum length {MAX_MOVES}."]
-    else:
-        errors.update({f"moves.{i}": ["Not a valid move object."] for i, m in enumerate(moves) if type(m) is not dict})
-    if "nagari_streak" in body:
-        _count(body["nagari_streak"], "nagari_streak", 20, errors)
-    if "stake" in body:
-        _count(body["stake"], "stake", 10**9, errors)
-    return errors
 
 
 def _plain(value: Any) -> Any:
@@ -296,21 +197,11 @@ def audit_line(raw: bytes) -> Verdict:
         recorded = read_recorded(body.pop("recorded", None))
     except RecordedError as exc:
         return Verdict(hand_id, False, _invalid("bad-recorded", str(exc)))
-    errors = shape_errors(body)
-    if errors:
-        return Verdict(
-            hand_id, False, _invalid("validation-error", "not the shape of a /v1/replay body", errors=errors)
-        )
-    players = body["players"]
     try:
-        rules = resolve(body.get("rules"), players=len(players))
-        result = replay(
-            players,
-            rules,
-            body["deal"],
-            body.get("moves", []),
-            nagari_streak=body.get("nagari_streak", 0),
-            stake=body.get("stake", 1),
+        result = Log.from_dict(body).replay()  # the one reader of a replay body, as the API's (engine.Log)
+    except LogError as exc:
+        return Verdict(
+            hand_id, False, _invalid("validation-error", "not the shape of a /v1/replay body", errors=exc.errors)
         )
     except GoStopError as exc:
         facts = {k: _plain(v) for k, v in exc.params.items() if k != "move_index"}

@@ -24,7 +24,6 @@ from engine import (
     EveningError,
     EveningHand,
     GoStopError,
-    HandLog,
     LedgerHand,
     Limit,
     Paid,
@@ -369,7 +368,7 @@ def _hands(items: Sequence[Mapping[str, Any]], stake: int) -> Iterator[EveningHa
                 raise EveningError("carry-stated", why="nagari-streak", nagari_streak=log["nagari_streak"])
             if log["stake"] not in (1, stake):
                 raise EveningError("stake-stated", stake=log["stake"], evening_stake=stake)
-            yield EveningHand(HandLog(log["players"], log["deal"], log["moves"]), item["push"])
+            yield EveningHand(log, item["push"])  # read by engine.Log.from_dict when the ledger reaches it
         except GoStopError as err:
             raise err.in_hand(index) from None
 

@@ -24,15 +24,12 @@ from engine import (
     EventType,
     Expect,
     GameState,
-    IllegalMoveError,
     InstantPayment,
+    Log,
     ParsedLog,
     Replay,
-    RuleSet,
     format_log,
     read_log,
-    replay,
-    resolve,
 )
 from engine.rules import TwoCardBomb
 from engine.settlement import MAX_NAGARI_STREAK
@@ -601,36 +598,18 @@ def lean_asked() -> tuple[bool, bool]:
 
 
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
-    """The answer to a validated POST /v1/replay body, in the language of ``w``. ``written``: the body came as
-    a text log (``engine.read_log``), and a move it refuses is named at its line and column too."""
-    players = body["players"]
-    rules = resolve(body["rules"], players=len(players))
-    streak, stake = body["nagari_streak"], body["stake"]
-    result = _replayed(body, rules, written)
-    return {**replay_json(w, result, nagari_streak=streak, stake=stake), **echo(rules)}
+    """The answer to a validated POST /v1/replay body, in the language of ``w``: the body read by the engine's one
+    reader of a log (``engine.Log.from_dict``) and replayed. ``written``: the body came as a text log
+    (``engine.read_log``), and a move it refuses is named at its line and column too."""
+    log = Log.from_dict(body, written=written.moves if written is not None else ())
+    result = log.replay()
+    return {**replay_json(w, result, nagari_streak=log.nagari_streak, stake=log.stake), **echo(log.rules)}
 
 
 def lean_replay_answer(body: Mapping[str, Any], written: ParsedLog | None = None) -> dict[str, Any]:
     """The lean answer to a validated POST /v1/replay body (no sentences: no language)."""
-    rules = resolve(body["rules"], players=len(body["players"]))
-    result = _replayed(body, rules, written)
-    return lean_replay_json(result, nagari_streak=body["nagari_streak"], stake=body["stake"])
-
-
-def _replayed(body: Mapping[str, Any], rules: RuleSet, written: ParsedLog | None) -> Replay:
-    try:
-        return replay(
-            body["players"],
-            rules,
-            body["deal"],
-            body["moves"],
-            nagari_streak=body["nagari_streak"],
-            stake=body["stake"],
-        )
-    except IllegalMoveError as err:
-        if written is not None and err.move_index is not None and err.move_index < len(written.moves):
-            raise err.written_at(*written.moves[err.move_index]) from None
-        raise
+    log = Log.from_dict(body, written=written.moves if written is not None else ())
+    return lean_replay_json(log.replay(), nagari_streak=log.nagari_streak, stake=log.stake)
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------
@@ -678,7 +657,7 @@ def examples() -> dict[str, dict[str, Any]]:
     """The documented requests: a live game, a whole simulated deal (made now), a chongtong shown at the deal."""
     return {
         "live-hidden-hands": LIVE_EXAMPLE,
-        "full-deal": simulate("korean-2p", 1),
+        "full-deal": simulate("korean-2p", 1).to_dict(),
         "chongtong-shown-at-a-hidden-deal": CHONGTONG_EXAMPLE,
     }
 

@@ -82,7 +82,7 @@ def settle_body(result) -> dict:
 
 def find_hand(preset, predicate, limit=3000):
     for seed in range(limit):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         result = replay_body(body)
         if predicate(body, result):
             return body, result

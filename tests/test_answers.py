@@ -55,7 +55,7 @@ def _groups() -> Iterator[tuple[str, list[Request]]]:
     )
     for preset in PRESETS:
         for seed in range(6):
-            yield f"hand {preset} {seed}", list(_hand(simulate(preset, seed)))
+            yield f"hand {preset} {seed}", list(_hand(simulate(preset, seed).to_dict()))
     yield "evening", [("POST", "/v1/evening", b) for b in (*evening.EXAMPLES.values(), *EVENING_REFUSALS)]
     yield "catalogs", [("GET", p, None) for p in ("/v1/cards", "/v1/rules", *(f"/v1/rules/{n}" for n in PRESETS))]
     yield "refusals", [("POST", path, body) for path, body in REFUSALS] + [("GET", "/v1/rules/korean-9p", None)]

@@ -143,7 +143,7 @@ def test_rules_11_a_hand_of_the_evening_is_rendered_as_settle_renders_it_with_it
 
 
 def test_rules_11_a_logged_hand_is_priced_with_its_carry_and_pays_its_instant_payments(client):
-    body = simulate("korean-2p", seed=11)  # B wins; A paid B a first-turn ppuk on the spot (RULES.md 8.6)
+    body = simulate("korean-2p", seed=11).to_dict()  # B wins; A paid B a first-turn ppuk on the spot (RULES.md 8.6)
     log = {k: body[k] for k in ("players", "deal", "moves")}
     answer = ledger(
         client,
@@ -285,7 +285,7 @@ def test_rules_11_an_evening_without_hands_names_its_first_dealer(client):
 # --- refusals ---------------------------------------------------------------------------------------------------
 
 PAIR = {"settle": stop("A", A=EIGHT, B=WITH_BRIGHT)}
-LOG = {k: v for k, v in simulate("korean-2p", seed=11).items() if k in ("players", "deal", "moves")}
+LOG = {k: v for k, v in simulate("korean-2p", seed=11).to_dict().items() if k in ("players", "deal", "moves")}
 
 
 def _two(*hands, **more):

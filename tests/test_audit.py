@@ -248,14 +248,16 @@ def test_an_archive_that_is_not_there_is_bad_usage(tmp_path):
 def test_an_engine_failure_on_a_line_is_a_finding_and_the_audit_goes_on(hands, tmp_path, monkeypatch):
     path = tmp_path / "a.jsonl"
     path.write_bytes(b"\n".join(hands[:3]))
-    real = audit.replay
+    real = audit.Log
 
-    def flaky(players, *args, **kwargs):
-        if players == ["A", "B"] and len(args[2]) == len(orjson.loads(hands[1])["moves"]):
-            raise RuntimeError("a bug")
-        return real(players, *args, **kwargs)
+    class Flaky:  # the engine's Log, but for a bug on the second line
+        @staticmethod
+        def from_dict(body):
+            if body["players"] == ["A", "B"] and len(body["moves"]) == len(orjson.loads(hands[1])["moves"]):
+                raise RuntimeError("a bug")
+            return real.from_dict(body)
 
-    monkeypatch.setattr(audit, "replay", flaky)
+    monkeypatch.setattr(audit, "Log", Flaky)
     summary = audit.run([str(path)], jobs=1, out=str(tmp_path / "f.jsonl"))
     (finding,) = findings(tmp_path / "f.jsonl")
     assert (finding["line"], finding["kind"], finding["code"]) == (2, "error", "internal-error")

@@ -133,5 +133,5 @@ def test_both_builds_answer_every_simulated_hand_alike(preset, seed, spoil, pick
     """A simulated hand, whole or spoiled, replayed by the compiled engine and by its Python sources: the same
     state after every move, the same legal moves, events, payments and settlement, or the same refusal."""
     pure = load_sources("engine_pure")
-    body = spoiled(simulate(HOUSE_RULES.get(preset, preset), seed), spoil, pick, card)
+    body = spoiled(simulate(HOUSE_RULES.get(preset, preset), seed).to_dict(), spoil, pick, card)
     assert answers(engine, body) == answers(pure, body)

@@ -53,7 +53,7 @@ SCORE = {
     "rules": "korean-2p",
     "cards": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"],
 }
-LOG = simulate("korean-2p", 5)  # a finished hand: B stops, A pays 20 for gobak
+LOG = simulate("korean-2p", 5).to_dict()  # a finished hand: B stops, A pays 20 for gobak
 EVENING = {"people": ["A", "B"], "stake": 100, "hands": [{"settle": {k: v for k, v in SETTLE.items() if k != "rules"}}]}
 ILLEGAL = {**LOG, "moves": [*LOG["moves"][:3], {**LOG["moves"][3], "play": "jan-bright"}]}
 

@@ -21,9 +21,9 @@ from engine import (
     EveningHand,
     GoStopError,
     HandError,
-    HandLog,
     HandResult,
     IllegalMoveError,
+    Log,
     PlayerHand,
     checked_rules,
     evening,
@@ -314,12 +314,12 @@ def swapped(log: dict) -> dict:
     }
 
 
-def as_log(body: dict) -> HandLog:
-    return HandLog(body["players"], body["deal"], body["moves"])
+def as_log(body: dict) -> Log:
+    return Log.from_dict(body)
 
 
 def test_rules_11_a_logged_hand_is_priced_with_the_carry_and_its_instant_payments_are_paid():
-    body = simulate("korean-2p", seed=11)  # B wins; A paid B a first-turn ppuk on the spot (RULES.md 8.6)
+    body = simulate("korean-2p", seed=11).to_dict()  # B wins; A paid B a first-turn ppuk on the spot (RULES.md 8.6)
     rules = resolve("korean-2p")
     ev = evening(rules, ["A", "B"], [nagari("A", "B"), as_log(body)], stake=10)
     alone = replay(body["players"], rules, body["deal"], body["moves"], nagari_streak=1, stake=10)
@@ -334,12 +334,12 @@ def test_rules_11_a_logged_hand_is_priced_with_the_carry_and_its_instant_payment
     ]
     assert ev.totals["B"] == ppuk.points * 10 + alone.settlement.payments[0].amount
     # B won, so B deals next: a log of the next hand lists B first
-    again = evening(rules, ["A", "B"], [as_log(body), as_log(swapped(simulate("korean-2p", seed=2)))])
+    again = evening(rules, ["A", "B"], [as_log(body), as_log(swapped(simulate("korean-2p", seed=2).to_dict()))])
     assert [h.dealer for h in again.hands] == ["A", "B"]
 
 
 def test_rules_11_instant_payments_are_paid_first_one_by_one_then_the_result_at_once():
-    body = simulate("korean-3p", seed=7)
+    body = simulate("korean-3p", seed=7).to_dict()
     rules = resolve({"preset": "korean-3p", "all_in": True, "limited_liability": True})
     alone = replay(body["players"], rules, body["deal"], body["moves"], stake=10)
     # the log, as /v1/replay reads it: A and C each pay B a first-turn ppuk (3 points, 30) on the spot
@@ -377,9 +377,9 @@ def test_rules_11_an_instant_win_is_doubled_by_a_push_too():
 
 
 def test_rules_11_a_log_that_lists_another_dealer_first_is_out_of_order():
-    body = simulate("korean-2p", seed=11)
+    body = simulate("korean-2p", seed=11).to_dict()
     with pytest.raises(EveningError) as err:
-        evening(resolve("korean-2p"), ["A", "B"], [as_log(body), as_log(simulate("korean-2p", seed=2))])
+        evening(resolve("korean-2p"), ["A", "B"], [as_log(body), as_log(simulate("korean-2p", seed=2).to_dict())])
     assert (err.value.code, err.value.context) == ("hand-out-of-order", {"hand_index": 1, "player": "A"})
     assert err.value.params["dealer"] == "B"
 
@@ -493,8 +493,8 @@ def test_rules_11_a_hand_may_state_the_evenings_own_stake():
 
 
 def test_rules_11_a_log_that_has_not_ended():
-    body = simulate("korean-2p", seed=11)
-    err = refusal(lambda: evening(K2, ["A", "B"], [HandLog(body["players"], body["deal"], body["moves"][:5])]))
+    body = simulate("korean-2p", seed=11).to_dict()
+    err = refusal(lambda: evening(K2, ["A", "B"], [Log.from_dict({**body, "moves": body["moves"][:5]})]))
     assert (err.code, err.context) == ("hand-not-finished", {"hand_index": 0})
 
 
@@ -537,9 +537,9 @@ def test_rules_11_a_refusal_inside_a_hand_names_the_hand_too():
         "unknown-card",
         {"hand_index": 1, "player": "B", "card": "jan-brite"},
     )
-    body = simulate("korean-2p", seed=11)
+    body = simulate("korean-2p", seed=11).to_dict()
     moves = [dict(body["moves"][0], play="dec-bright"), *body["moves"][1:]]  # not in A's hand
-    err = refusal(lambda: evening(K2, ["A", "B"], [HandLog(body["players"], body["deal"], moves)]))
+    err = refusal(lambda: evening(K2, ["A", "B"], [{**body, "moves": moves}]))
     assert isinstance(err, IllegalMoveError) and err.context["hand_index"] == 0 and err.context["move_index"] == 0
 
 

@@ -22,7 +22,7 @@ from gostop.server import Server, free_port
 
 pytestmark = pytest.mark.xdist_group("programs")
 
-LOG = simulate("korean-2p", 5)
+LOG = simulate("korean-2p", 5).to_dict()
 ILLEGAL = {**LOG, "moves": [*LOG["moves"][:3], {**LOG["moves"][3], "play": "jan-bright"}]}
 CARDS = ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"]
 

@@ -183,7 +183,9 @@ def test_rules_4_5_the_sale_stands_in_a_nagari_and_the_settlement_says_it():
 
 
 def test_rules_4_5_a_settled_hand_and_its_replay_say_the_same_sale():
-    body = next(b for b in (simulate(TABLE_OF_FOUR, s) for s in range(200)) if b["deal"]["sit_out"]["seat"] == 4)
+    body = next(
+        b for b in (simulate(TABLE_OF_FOUR, s).to_dict() for s in range(200)) if b["deal"]["sit_out"]["seat"] == 4
+    )
     result = replay_body(body)
     assert result.settlement.sale == result.state.sale is not None
     again = settle(result.state.hand_result(), TABLE_OF_FOUR)
@@ -248,7 +250,7 @@ def test_rules_4_5_simulated_hands_at_a_table_of_four_keep_every_card_in_one_pla
     deck = deck_of(TABLE_OF_FOUR)
     sold = 0
     for seed in range(150):
-        body = simulate(TABLE_OF_FOUR, seed)
+        body = simulate(TABLE_OF_FOUR, seed).to_dict()
         full = replay_body(body)
         assert_conserved(full.state, deck)
         hidden = replay_body(hidden_form(body))
@@ -550,7 +552,7 @@ def test_rules_5_5_a_replayed_two_card_bomb_reaches_the_settlement():
 
 def _find(rules, predicate, limit=3000):
     for seed in range(limit):
-        body = simulate(rules, seed)
+        body = simulate(rules, seed).to_dict()
         result = replay_body(body)
         if predicate(result):
             return body, result

@@ -147,7 +147,7 @@ def test_answers_say_their_language_and_vary_by_it(client):
 def test_machine_fields_never_change_with_the_language(client):
     from engine.simulate import simulate
 
-    body = simulate("korean-3p", 11)
+    body = simulate("korean-3p", 11).to_dict()
     en = client.post("/v1/replay", json=body).get_json()
     ko = client.post("/v1/replay", json=body, headers={"Accept-Language": "ko"}).get_json()
 
@@ -224,7 +224,7 @@ def test_no_sentence_of_a_simulated_hand_shows_an_identifier(client, lang, prese
 
     headers = {"Accept-Language": lang}
     for seed in range(40):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         answer = client.post("/v1/replay", json=body, headers=headers).get_json()
         assert_spoken(answer, f"{preset} seed {seed}")
         calls = [i for i, m in enumerate(body["moves"]) if "call" in m]

@@ -72,7 +72,7 @@ SETTLE = {  # B pays A 20 points (gwangbak), as tests/test_cli.py's
 }
 SCORE = {"rules": "korean-2p", "cards": ["jan-bright", "mar-bright", "aug-bright"]}
 EVENING = {"people": ["A", "B"], "stake": 100, "hands": [{"settle": {k: v for k, v in SETTLE.items() if k != "rules"}}]}
-LOG = simulate("korean-2p", 5)
+LOG = simulate("korean-2p", 5).to_dict()
 
 
 def _environment() -> dict[str, str]:

@@ -72,7 +72,7 @@ def _midgame(preset: str = "korean-2p", seed: int = 3, moves: int = 6) -> tuple[
     from engine import Move
     from engine.simulate import simulate
 
-    body = simulate(preset, seed)
+    body = simulate(preset, seed).to_dict()
     state = GameState(body["players"], resolve(body["rules"]), body["deal"])
     for i, data in enumerate(body["moves"][:moves]):
         state.apply(Move.from_dict(data, index=i))
@@ -177,7 +177,7 @@ def test_turn_options_say_what_the_legal_moves_ask():
     two_card = {"preset": "korean-2p", "two_card_bomb": "bomb-multiplier"}  # a house rule (RULES.md 5.5)
     for preset in ("korean-2p", "korean-3p", "basic-2p", two_card):
         for seed in range(15):
-            body = simulate(preset, seed)
+            body = simulate(preset, seed).to_dict()
             state = GameState(body["players"], resolve(body["rules"]), body["deal"])
             for i, data in enumerate(body["moves"]):
                 options = state.turn_options()

@@ -35,7 +35,7 @@ def _same(name: str, data: Any) -> None:
 
 def _bodies() -> dict[str, list[Any]]:
     logs = [json.loads(p.read_text(encoding="utf-8"))["request"] for p in GAME_LOGS]
-    hands = [simulate(preset, seed) for preset in PRESETS for seed in range(3)]
+    hands = [simulate(preset, seed).to_dict() for preset in PRESETS for seed in range(3)]
     settles = [
         *settlement.EXAMPLES.values(),
         {"players": [{"id": "A", "captured": ["jan-bright"], "sep_animal_as": None}, {"id": "B"}], "winner": None},

@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from engine import Card, CardSet, GoStopError, replay, resolve
+from engine import Card, CardSet, GoStopError, Log
 
 DATA = Path(__file__).resolve().parent / "data"
 LOGS = sorted(p for p in DATA.glob("*.json") if not p.name.startswith("perft-"))
@@ -230,19 +230,12 @@ def engine_answer(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """What /v1/replay answers to a log, in the fields ``compare`` reads, made by the engine alone: a log whose
     rule's words are still to come is checked against the rule book all the same."""
     try:
-        rules = resolve(request.get("rules"), players=len(request["players"]))
-        result = replay(
-            request["players"],
-            rules,
-            request["deal"],
-            request.get("moves", []),
-            nagari_streak=request.get("nagari_streak", 0),
-            stake=request.get("stake", 1),
-        )
+        log = Log.from_dict(request)
+        result = log.replay()
     except GoStopError as err:
         return 422, {"code": err.code, **{k: _plain(v) for k, v in err.context.items()}}
     state, settled = result.state, result.settlement
-    stake = request.get("stake", 1)
+    stake = log.stake
     settlement = None
     if settled is not None:
         settlement = {
@@ -268,7 +261,7 @@ def engine_answer(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
                 "id": s.id,
                 "captured": s.captured.ids(),
                 "hand": s.hand.ids(),
-                "score": {"total": s.score(rules).total},
+                "score": {"total": s.score(log.rules).total},
                 "go_count": s.go_count,
                 "shakes": s.shakes,
                 "bombs": s.bombs,

@@ -117,7 +117,7 @@ def test_the_logs_cover_the_notation():
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_simulated_hands_round_trip_known_and_hidden(preset, spelling):
     for seed in range(4):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         for form in (body, hidden_form(body)):
             assert ruling(round_trip(form, spelling)) == ruling(form)
 
@@ -418,10 +418,13 @@ def test_the_documents_card_table_is_what_format_log_writes(lang):
         assert korean_codes.split() == [card_code(c, "korean") for c in cards]
 
 
+NOTATION_MODULES = ("notation", "lexicon", "moves")  # the whole log, its words, one move
+
+
 def test_the_documents_list_every_reason_of_a_refusal():
     """Each ``why`` NotationError gives is explained in both documents."""
-    source = (ROOT / "engine" / "notation.py").read_text(encoding="utf-8")
-    whys = set(re.findall(r'(?:_error|NotationError)\(\s*"([a-z-]+)"', source))
+    source = "".join((ROOT / "engine" / f"{name}.py").read_text(encoding="utf-8") for name in NOTATION_MODULES)
+    whys = set(re.findall(r'(?:\berror|NotationError)\(\s*"([a-z-]+)"', source))
     assert len(whys) >= 10
     for text in DOCS.values():
         explained = set(re.findall(r"`([a-z-]+)`", text.split("## 6.")[1]))
@@ -433,7 +436,7 @@ def test_the_documents_list_every_reason_of_a_refusal():
 EXAMPLE = (
     format_log(
         {
-            **simulate("korean-2p", 26),
+            **simulate("korean-2p", 26).to_dict(),
             "rules": {"preset": "korean-2p", "gobak": "pays-all", "first_ppuk_payments": [1, 2, 3], "gwangbak": False},
             "nagari_streak": 1,
             "stake": 100,

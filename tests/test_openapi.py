@@ -294,7 +294,7 @@ def test_answers_of_every_endpoint_validate_strictly(client, contract):
     posted: list[tuple[str, Any]] = []
     for preset in PRESETS:
         for seed in range(4):
-            body = simulate(preset, seed)
+            body = simulate(preset, seed).to_dict()
             calls = [i for i, m in enumerate(body["moves"]) if "call" in m]
             posted += [("/v1/replay", body)] + [("/v1/replay", {**body, "moves": body["moves"][:i]}) for i in calls]
             answer = client.post("/v1/replay", json=body).get_json()

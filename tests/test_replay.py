@@ -67,7 +67,7 @@ def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_fo
     deck = deck_of(rules)
     outcomes = set()
     for seed in range(HANDS):
-        body = simulate(rules, seed)
+        body = simulate(rules, seed).to_dict()
         state = GameState(body["players"], rules, body["deal"])
         assert_conserved(state, deck)
         for i, raw in enumerate(body["moves"]):
@@ -91,7 +91,7 @@ def test_simulated_hands_replay_legally_conserve_cards_and_match_their_hidden_fo
 def test_many_more_simulated_hands(preset, monkeypatch):
     rules = PRESETS[preset]
     for seed in range(HANDS, HANDS + 20000):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         assert replay_body(body).state.is_over
         if body["moves"] and rules.chongtong_points:
             assert replay_body(hidden_form(body)).state.is_over
@@ -102,7 +102,7 @@ def test_replay_settles_exactly_as_settle_does(client, preset):
     """One settlement path, two doors: /v1/replay's settlement equals /v1/settle's on the final state."""
     applied = set()
     for seed in range(150):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         replayed = client.post("/v1/replay", json=body)
         assert replayed.status_code == 200, replayed.get_json()
         result = replay_body(body)
@@ -194,7 +194,7 @@ def test_rules_6_no_steal_on_last_turn(preset, excluded):
     """RULES.md 6: the events listed in no_steal_on_last_turn steal nothing on the player's last turn."""
     seen = set()
     for seed in range(3000):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         result = replay_body(body)
         for i, type_, player in _last_turn_events(body, result):
             cause = type_  # the steal names the event that stole
@@ -302,7 +302,7 @@ def test_mutated_logs_are_refused_at_the_corrupted_move(preset):
     rng = random.Random(preset)
     seen_codes = set()
     for seed in range(300):
-        body = simulate(preset, seed)
+        body = simulate(preset, seed).to_dict()
         if not body["moves"]:
             continue
         for what, bad, index, code in _mutations(body, rng):
@@ -325,7 +325,7 @@ def test_mutated_logs_are_refused_at_the_corrupted_move(preset):
 def test_mutations_over_http_are_422_problems_never_500(client):
     rng = random.Random(7)
     for seed in range(40):
-        body = simulate("korean-2p", seed)
+        body = simulate("korean-2p", seed).to_dict()
         if not body["moves"]:
             continue
         for _name, bad, index, code in _mutations(body, rng):
@@ -389,7 +389,7 @@ def test_replay_in_progress_tells_who_moves_next(client):
 
 
 def test_replay_every_prefix_of_a_log_is_a_legal_request(client):
-    body = simulate("korean-3p", 3)
+    body = simulate("korean-3p", 3).to_dict()
     for n in range(len(body["moves"]) + 1):
         resp = client.post("/v1/replay", json={**body, "moves": body["moves"][:n]})
         assert resp.status_code == 200
@@ -401,7 +401,7 @@ def test_replay_every_prefix_of_a_log_is_a_legal_request(client):
 
 
 def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
-    body = {**simulate("korean-2p", 1), "stake": 50, "nagari_streak": 1}
+    body = {**simulate("korean-2p", 1).to_dict(), "stake": 50, "nagari_streak": 1}
     data = client.post("/v1/replay", json=body).get_json()
     assert data["status"] == "finished" and data["next"] is None
     pay = data["settlement"]["payments"][0]
@@ -521,7 +521,7 @@ def test_replay_schema_errors(client, body, path):
 def corrupted_logs(draw):
     """A simulated log with one random corruption: a move dropped, repeated or swapped, a field rewritten."""
     preset = draw(st.sampled_from(list(PRESETS)))
-    body = copy.deepcopy(simulate(preset, draw(st.integers(0, 500))))
+    body = copy.deepcopy(simulate(preset, draw(st.integers(0, 500))).to_dict())
     moves = body["moves"]
     if not moves:
         return body
@@ -569,7 +569,7 @@ def test_any_corrupted_log_is_answered_200_or_a_422_problem_never_a_crash(app, b
 
 def test_shown_cards_with_known_hands_must_come_from_that_hand():
     """RULES.md 4: with the hands known, a shown chongtong is only a restatement, so it must match the hand."""
-    body = next(b for b in (simulate("korean-2p", seed) for seed in range(2000)) if not b["moves"])
+    body = next(b for b in (simulate("korean-2p", seed).to_dict() for seed in range(2000)) if not b["moves"])
     full = replay_body(body)
     assert full.state.outcome == "chongtong"
     holder = full.state.winner

@@ -212,7 +212,7 @@ def test_next_says_what_to_prompt_for_where_the_hands_are_hidden(client, rules):
     ``GameState.turn_options`` does after the same moves; with the whole deal known it lists ``legal`` instead."""
     seen = {"capture_months": 0, "shake_months": 0, "bomb_months": 0, "two_card_bomb_months": 0, "flip_turns": 0}
     for seed in range(3):
-        known = simulate(rules, seed)
+        known = simulate(rules, seed).to_dict()
         hidden = _hidden(known)
         state = GameState(known["players"], resolve(known["rules"], players=len(known["players"])), hidden["deal"])
         for i in range(0, len(known["moves"]) + 1, 3):

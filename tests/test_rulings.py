@@ -184,7 +184,7 @@ def test_rules_8_a_shake_and_a_bomb_both_multiply(client):
 def test_the_applied_checks_make_each_payment_and_every_rule_is_checked_once(preset, seed, streak):
     """RULES.md 8 over simulated finished hands: each loser's own share is base x the applied factors, and the
     checks are exactly the rules the rule set switches on, in their order."""
-    body = {**simulate(preset, seed), "nagari_streak": streak}
+    body = {**simulate(preset, seed).to_dict(), "nagari_streak": streak}
     result = replay_body(body)
     s = result.settlement
     if not s.payments:

@@ -93,7 +93,7 @@ def _settle_cases() -> list[dict[str, Any]]:
     cases = [*settlement.EXAMPLES.values(), *(body for path, body in REFUSALS if path == "/v1/settle")]
     for preset in PRESETS:
         for seed in range(6):
-            body = simulate(preset, seed)
+            body = simulate(preset, seed).to_dict()
             result = replay_body(body)
             players = [
                 {"id": s.id, "captured": s.captured.ids(), "go_count": s.go_count, "shakes": s.shakes, "bombs": s.bombs}

@@ -412,7 +412,7 @@ def test_a_hand_settles_alike_from_its_cards_and_from_the_counts_they_make():
     seen = 0
     for preset in ("korean-2p", "korean-3p", "chips-2p", "chips-3p", "basic-2p"):
         for seed in range(40):
-            state = replay_body(simulate(preset, seed)).state
+            state = replay_body(simulate(preset, seed).to_dict()).state
             if state.outcome != "stop":
                 continue
             hand_result = state.hand_result(1, 100)

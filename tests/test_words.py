@@ -541,7 +541,7 @@ def test_r2_t1_an_instant_payment_in_the_ledger_names_its_reason_once(client):
     from engine.simulate import simulate
 
     rules = {"preset": "korean-3p", "gwang_palgi": True}
-    hand = simulate(rules, 6)  # D, the fourth, sits out holding the cherry bright: 1 point from B and from C
+    hand = simulate(rules, 6).to_dict()  # D, the fourth, sits out holding the cherry bright: 1 point from B and from C
     assert hand["deal"]["sit_out"]["player"] == "D" and "mar-bright" in hand["deal"]["sit_out"]["hand"]
     hand = {k: v for k, v in hand.items() if k != "rules"}
     body = {"rules": rules, "people": ["A", "B", "C", "D"], "stake": 10, "hands": [{"replay": hand}]}

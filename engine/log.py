@@ -1,0 +1,363 @@
+"""A logged hand as one value (``Log``), as python-chess has ``pgn.Game``: read from the JSON of a POST /v1/replay
+body (``Log.from_dict``) or from the text notation (``Log.parse``, docs/NOTATION.md), written back to either
+(``log.to_dict()``, ``log.text()``), and replayed (``log.replay()``: strict, move by move, stopping at the first
+illegal move, RULES.md 4-9).
+
+``Log.from_dict`` is the one reader of the JSON shape, for every door (the service, the command, the audit): a
+body of the wrong shape is refused with ``LogError`` (``validation-error``, each fault under its field path, the
+limits the API documents), and the cards, the rules and the moves with the engine's own refusals, in the order a
+replay meets them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, NamedTuple
+
+from .cards import CARDS
+from .deal import Deal, read_deal
+from .errors import IllegalMoveError, LogError
+from .game import GameState
+from .moves import Move
+from .notation import format_log, read_log
+from .rules import RuleSet, find_rules, resolve
+from .settlement import Settlement
+
+__all__ = ["MAX_ID_LENGTH", "MAX_MOVES", "MAX_PLAYERS", "MAX_STAKE", "MAX_STREAK", "Log", "Replay", "play", "replay"]
+
+# The limits of a POST /v1/replay body (API.md, openapi.yaml): the service's schema documents the same numbers.
+MAX_PLAYERS: Final = 3
+MAX_ID_LENGTH: Final = 64
+MAX_MOVES: Final = 200
+MAX_STREAK: Final = 20
+MAX_STAKE: Final = 10**9
+
+_BODY_FIELDS: Final = frozenset({"rules", "players", "deal", "moves", "nagari_streak", "stake"})
+_DEAL_FIELDS: Final = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
+_SIT_OUT_FIELDS: Final = frozenset({"player", "seat", "hand"})
+_STRINGS: Final = frozenset({str})
+
+# The faults of a body's shape, in the words the API's schema (marshmallow) gives them, so that a refusal reads
+# the same whichever door a body came in by.
+_MISSING: Final = "Missing data for required field."
+_UNKNOWN: Final = "Unknown field."
+_NOT_A_LIST: Final = "Not a valid list."
+_NOT_A_STRING: Final = "Not a valid string."
+_NOT_AN_INTEGER: Final = "Not a valid integer."
+_NOT_AN_OBJECT: Final = "Invalid input type."
+
+
+class Replay(NamedTuple):
+    """A replayed log: the final state, and its settlement when the hand is over."""
+
+    state: GameState
+    settlement: Settlement | None
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """The log of one hand: the rules, the players in turn order (the dealer first), the deal (its ``sit_out``
+    and ``shown`` included), the moves, and the carry it is priced with (the nagari streak, RULES.md 8; the
+    stake, money per point). Two logs of the same hand are equal, however they were written.
+
+    ``written`` is where each move was written when the log was read from text (line, column), so that a
+    refusal of ``replay`` names its line; it takes no part in equality.
+    """
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    deal: Deal
+    moves: tuple[Move, ...] = ()
+    nagari_streak: int = 0
+    stake: int = 1
+    written: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+
+    # --- reading --------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = ()) -> Log:
+        """Read the JSON of a POST /v1/replay body (a count written 2.0 is 2, as the API reads it); ``written``:
+        where each move was written, when the body was read from text (a refusal names the line too).
+
+        Raises LogError (``validation-error``, ``errors``: field path -> messages) for a body not of that shape,
+        RulesError for rules that cannot be built, IllegalMoveError (``bad-deal``) for a card id that is no card
+        in the deal and (``bad-move``, ``unknown-card``) for a move of no known form, naming it. Where a move
+        cannot be read, a fault of the deal or of a move before it is raised instead, as a replay meets it.
+        """
+        if not _is_object(data):
+            raise LogError(errors={"_schema": [_NOT_AN_OBJECT]})
+        errors = _shape_errors(data)
+        if errors:
+            raise LogError(errors=errors)
+        players = tuple(data["players"])
+        rules = resolve(data.get("rules"), players=len(players))
+        deal = data["deal"]
+        if not isinstance(deal, Deal):
+            deal = read_deal(deal)
+        moves: list[Move] = []
+        for i, move in enumerate(data.get("moves") or ()):
+            try:
+                moves.append(move if isinstance(move, Move) else Move.from_dict(move, index=i))
+            except IllegalMoveError as err:
+                fault = err
+                try:
+                    play(players, rules, deal, moves)  # the deal, or a move before, is refused first
+                except IllegalMoveError as first:
+                    fault = first
+                raise _at(fault, written) from None
+        return Log(
+            rules,
+            players,
+            deal,
+            tuple(moves),
+            _count(data.get("nagari_streak"), 0),
+            _count(data.get("stake"), 1),
+            tuple(written),
+        )
+
+    @staticmethod
+    def parse(text: str) -> Log:
+        """Read a log in the text notation (docs/NOTATION.md), keeping where each move was written.
+
+        Raises NotationError (``bad-notation``, with ``line`` and ``column``) for text that is not a log, and
+        ``from_dict``'s refusals for a log past the API's limits.
+        """
+        read = read_log(text)
+        log = Log.from_dict(read.body)
+        return Log(log.rules, log.players, log.deal, log.moves, log.nagari_streak, log.stake, tuple(read.moves))
+
+    # --- writing --------------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of this log as a POST /v1/replay body (``Log.from_dict`` reads it back to an equal log): the
+        rules as their preset's name, with the knobs that differ from it; the carry when it is not the default."""
+        out: dict[str, Any] = {
+            "rules": rules_spec(self.rules),
+            "players": list(self.players),
+            "deal": deal_dict(self.deal),
+            "moves": [m.to_dict() for m in self.moves],
+        }
+        if self.nagari_streak:
+            out["nagari_streak"] = self.nagari_streak
+        if self.stake != 1:
+            out["stake"] = self.stake
+        return out
+
+    def text(self, spelling: str = "ascii") -> str:
+        """This log in the text notation, in ``ascii`` (``1B``, ``go``) or ``korean`` (``1광``, ``고``) spelling;
+        ``Log.parse`` reads it back to an equal log. Raises ValueError for a player id on two lines."""
+        return format_log(self.to_dict(), spelling=spelling)
+
+    # --- replaying ------------------------------------------------------------------------------------------
+
+    def replay(self) -> Replay:
+        """Replay the log from the deal: the final state, and the settlement when the hand is over.
+
+        Raises IllegalMoveError at the first move the rules forbid (``bad-deal`` for a deal that cannot be),
+        naming its line and column too when the log was read from text.
+        """
+        try:
+            state = play(self.players, self.rules, self.deal, self.moves)
+        except IllegalMoveError as err:
+            raise _at(err, self.written) from None
+        return Replay(state, state.settle(self.nagari_streak, self.stake) if state.is_over else None)
+
+    def play(self) -> GameState:
+        """The state the log leads to, left unpriced (an evening prices it with the carry it works out)."""
+        return play(self.players, self.rules, self.deal, self.moves)
+
+
+# --- the pieces of a body ----------------------------------------------------------------------------------------
+
+
+def rules_spec(rules: RuleSet) -> str | dict[str, Any]:
+    """The ``rules`` of a body for a rule set: its preset's name, with the knobs that differ from the preset."""
+    base = find_rules(rules.preset)
+    if rules == base:
+        return rules.preset
+    mine, theirs = rules.asdict(), base.asdict()
+    return {"preset": rules.preset, **{k: v for k, v in mine.items() if k != "preset" and theirs.get(k) != v}}
+
+
+def deal_dict(deal: Deal) -> dict[str, Any]:
+    """The card ids of a deal, as a body's ``deal`` holds them (what is unknown left out)."""
+    out: dict[str, Any] = {}
+    if deal.hands is not None:
+        out["hands"] = {pid: [c.id for c in hand] for pid, hand in deal.hands.items()}
+    out["layout"] = [c.id for c in deal.layout]
+    if deal.stock is not None:
+        out["stock"] = [c.id for c in deal.stock]
+    if deal.shown:
+        out["shown"] = {pid: [c.id for c in cards] for pid, cards in deal.shown.items()}
+    if deal.sit_out is not None:
+        sitter = deal.sit_out
+        out["sit_out"] = {"player": sitter.player, "seat": sitter.seat, "hand": [c.id for c in sitter.hand]}
+    return out
+
+
+def _at(err: IllegalMoveError, written: Sequence[tuple[int, int]]) -> IllegalMoveError:
+    """A refusal naming where its move was written, when the log was read from text."""
+    if err.move_index is not None and err.move_index < len(written):
+        err.written_at(*written[err.move_index])
+    return err
+
+
+def _is_object(value: Any) -> bool:
+    """A JSON object: a dict (what JSON gives, checked at once) or another mapping (the slow ABC check)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _count(value: Any, default: int) -> int:
+    if value is None:
+        return default
+    return int(value)  # a whole number, checked by _shape_errors (2.0 is 2)
+
+
+def _is_count(value: Any) -> bool:
+    """A whole number as JSON Schema reads one: 2 and 2.0, not 2.5, "2" or true."""
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _card_list(value: Any, path: str, errors: dict[str, list[str]], *, required: bool = False) -> None:
+    if type(value) is list and len(value) <= len(CARDS) and set(map(type, value)) <= _STRINGS:
+        return  # what JSON gives for a sound list, checked at once
+    if value is None:
+        if required:
+            errors[path] = [_MISSING]
+    elif not isinstance(value, list):
+        errors[path] = [_NOT_A_LIST]
+    elif len(value) > len(CARDS):
+        errors[path] = [f"Longer than maximum length {len(CARDS)}."]
+    elif not set(map(type, value)) <= {str}:
+        errors[path] = [_NOT_A_STRING]
+
+
+def _id(value: Any, path: str, errors: dict[str, list[str]]) -> None:
+    if not isinstance(value, str):
+        errors[path] = [_NOT_A_STRING]
+    elif not 1 <= len(value) <= MAX_ID_LENGTH:
+        errors[path] = [f"Length must be between 1 and {MAX_ID_LENGTH}."]
+
+
+def _count_in(value: Any, path: str, top: int, errors: dict[str, list[str]]) -> None:
+    if not _is_count(value):
+        errors[path] = [_NOT_AN_INTEGER]
+    elif not 0 <= value <= top:
+        errors[path] = [f"Must be greater than or equal to 0 and less than or equal to {top}."]
+
+
+def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
+    """The shape of ``deal.sit_out`` (RULES.md 4.5)."""
+    if value is None:
+        return
+    if not _is_object(value):
+        errors["deal.sit_out"] = [_NOT_AN_OBJECT]
+        return
+    errors.update({f"deal.sit_out.{k}": [_UNKNOWN] for k in value if k not in _SIT_OUT_FIELDS})
+    player = value.get("player")
+    if player is None:
+        errors["deal.sit_out.player"] = [_MISSING]
+    else:
+        _id(player, "deal.sit_out.player", errors)
+    seat = value.get("seat")
+    if seat is None:
+        errors["deal.sit_out.seat"] = [_MISSING]
+    elif not _is_count(seat):
+        errors["deal.sit_out.seat"] = [_NOT_AN_INTEGER]
+    if "hand" in value and value["hand"] is None:
+        errors["deal.sit_out.hand"] = ["Field may not be null."]
+    elif "hand" in value:
+        _card_list(value["hand"], "deal.sit_out.hand", errors)
+
+
+def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What is wrong with the shape of a POST /v1/replay body ({field path: messages}; empty when nothing),
+    as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits."""
+    errors: dict[str, list[str]] = {}
+    if not _BODY_FIELDS.issuperset(body):
+        errors.update({str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS})
+    rules = body.get("rules")
+    if rules is not None and not (type(rules) is str or _is_object(rules) or isinstance(rules, RuleSet)):
+        errors["rules"] = ["must be a preset name or an object of knob overrides"]
+    players = body.get("players")
+    if players is None:
+        errors["players"] = [_MISSING]
+    elif not isinstance(players, (list, tuple)):
+        errors["players"] = [_NOT_A_LIST]
+    elif not 2 <= len(players) <= MAX_PLAYERS:
+        errors["players"] = [f"Length must be between 2 and {MAX_PLAYERS}."]
+    else:
+        for i, player in enumerate(players):
+            if type(player) is not str or not 0 < len(player) <= MAX_ID_LENGTH:
+                _id(player, f"players.{i}", errors)
+    deal = body.get("deal")
+    if deal is None:
+        errors["deal"] = [_MISSING]
+    elif isinstance(deal, Deal):
+        pass
+    elif not _is_object(deal):
+        errors["deal"] = [_NOT_AN_OBJECT]
+    else:
+        if not _DEAL_FIELDS.issuperset(deal):
+            errors.update({f"deal.{k}": [_UNKNOWN] for k in deal if k not in _DEAL_FIELDS})
+        _card_list(deal.get("layout"), "deal.layout", errors, required=True)
+        _card_list(deal.get("stock"), "deal.stock", errors)
+        for name in ("hands", "shown"):
+            held = deal.get(name)
+            if held is not None and not _is_object(held):
+                errors[f"deal.{name}"] = ["Not a valid mapping type."]
+            elif held:
+                for who, cards in held.items():
+                    _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
+        _sit_out(deal.get("sit_out"), errors)
+    moves = body.get("moves", [])
+    if not isinstance(moves, (list, tuple)):
+        errors["moves"] = [_NOT_A_LIST]
+    elif len(moves) > MAX_MOVES:
+        errors["moves"] = [f"Longer than maximum length {MAX_MOVES}."]
+    elif not set(map(type, moves)) <= {dict}:  # JSON gives dicts: one pass in C
+        errors.update(
+            {f"moves.{i}": ["Not a valid move object."] for i, m in enumerate(moves) if not isinstance(m, (dict, Move))}
+        )
+    if "nagari_streak" in body:
+        _count_in(body["nagari_streak"], "nagari_streak", MAX_STREAK, errors)
+    if "stake" in body:
+        _count_in(body["stake"], "stake", MAX_STAKE, errors)
+    return errors
+
+
+# --- replaying from the pieces -----------------------------------------------------------------------------------
+
+
+def replay(
+    players: Sequence[str],
+    rules: RuleSet,
+    deal: Deal | Mapping[str, Any],
+    moves: Iterable[Move | Mapping[str, Any]],
+    *,
+    nagari_streak: int = 0,
+    stake: int = 1,
+) -> Replay:
+    """Replay a log given by its pieces; raises IllegalMoveError at the first move the rules forbid.
+
+    ``deal`` is a Deal or its card ids (``layout``, and optionally ``hands``, ``stock`` top first, and
+    ``shown``: a chongtong shown at the deal of a hidden-hand game); moves may be Move values or their dict
+    form. A finished hand is priced by the same ``price`` as /v1/settle's hands.
+    """
+    state = play(players, rules, deal, moves)
+    return Replay(state, state.settle(nagari_streak, stake) if state.is_over else None)
+
+
+def play(
+    players: Sequence[str],
+    rules: RuleSet,
+    deal: Deal | Mapping[str, Any],
+    moves: Iterable[Move | Mapping[str, Any]],
+) -> GameState:
+    """The state a log leads to, as ``replay`` reads it, left unpriced (an evening prices it with the carry it
+    works out, RULES.md 11); raises IllegalMoveError at the first move the rules forbid."""
+    state = GameState(players, rules, deal)
+    for i, move in enumerate(moves):
+        state.apply(move if isinstance(move, Move) else Move.from_dict(move, index=i))
+    return state
