@@ -173,10 +173,11 @@ class Place(NamedTuple):
 
 
 def popcount(mask: i64) -> i64:
-    """How many cards a mask holds (masks stay below bit 63). Compiled, a few machine-word operations: mypyc
+    """How many cards a mask holds (masks stay below bit 62). Compiled, a few machine-word operations: mypyc
     has no ``int.bit_count`` of its own, and calling the method boxes the int (about 180 instructions a call,
-    some 150 calls a hand). The pure build uses ``int.bit_count`` itself (swapped in below): faster there."""
-    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    some 150 calls a hand). The pure build uses ``int.bit_count`` itself (swapped in below): faster there.
+    Every constant fits mypyc's short ints (below 2**62): a larger one is a boxed int converted on each call."""
+    mask = mask - ((mask >> 1) & 0x1555555555555555)
     mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
     mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
     mask += mask >> 8
