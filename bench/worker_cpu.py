@@ -1,5 +1,5 @@
 """CPU time a gunicorn worker spends per request, gostop against the bare app (a steadier measure than
-throughput, since wrk shares the machine). Reads utime + stime of the worker from /proc.
+throughput, since wrk shares the machine). Reads utime + stime of this run's own worker from /proc.
 
 One worker, so that no two workers race to accept each connection (that race made the per-request CPU of
 two workers swing by a third from run to run); each case runs ``--runs`` times, interleaved, and the
@@ -12,32 +12,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 
 from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY, wrk
-from hostile import serving
+from hostile import cpu_seconds, serving
 
-
-def _cpu_seconds(pids: list[int]) -> float:
-    ticks = 0
-    for pid in pids:
-        fields = open(f"/proc/{pid}/stat").read().split()  # noqa: SIM115 - a /proc read
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def _workers(app: str) -> list[int]:
-    master = subprocess.run(["pgrep", "-f", f"service/gunicorn.conf.py {app}"], capture_output=True, text=True)
-    children = subprocess.run(["pgrep", "-P", master.stdout.split()[0]], capture_output=True, text=True)
-    return [int(pid) for pid in children.stdout.split()]
+from gostop.server import children
 
 
 def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) -> float:
     with serving(app, 1, env) as base:
-        pids = _workers(app)
-        before = _cpu_seconds(pids)
+        # this run's own server: its master is our child, its worker the master's. (A search of the command lines,
+        # as before, found whichever gostop server on the machine came first, another session's as often as not.)
+        (master,) = children(os.getpid())
+        pids = children(master)
+        before = cpu_seconds(pids)
         stats = wrk(base, [(path, body)], seconds=seconds, connections=8)
-        return (_cpu_seconds(pids) - before) / stats["requests"] * 1e6
+        return (cpu_seconds(pids) - before) / stats["requests"] * 1e6
 
 
 def main() -> None:

@@ -11,12 +11,9 @@ must simply be one nobody has seen.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
-
-from mypy_extensions import mypyc_attr
 
 from .cards import Card, CardSet, Kind
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
@@ -97,18 +94,22 @@ class TurnOptions(Record):
         self.two_card_bomb_months: Final = two_card_bomb_months
 
 
-@mypyc_attr(native_class=False)  # a plain Python class even when compiled, so the copy module can copy it
 class GameState:
     """The hand. Build it from the deal (card values); feed it moves with ``apply``; ask ``is_legal`` and
     ``legal_moves``; ``copy`` it to try a line without touching the original (``copy.deepcopy`` works too)."""
 
-    def __init__(self, players: Sequence[str], rules: RuleSet, deal: Deal | Mapping[str, Any]) -> None:
+    def __init__(
+        self, players: Sequence[str], rules: RuleSet, deal: Deal | Mapping[str, Any], *, _copy: GameState | None = None
+    ) -> None:
         """Deal. ``deal`` is a Deal or its card ids (see ``read_deal``). Raises IllegalMoveError(``bad-deal``,
         ``move_index`` None) for a deal that cannot be.
 
         With hidden hands, ``deal.shown`` is what players showed at the deal: a chongtong, four cards of one
         month (RULES.md 4). Those cards are known to be in the hand, so the deal can end in chongtong.
         """
+        if _copy is not None:  # copy(): a compiled (native) class is not made without its __init__
+            self._copy_from(_copy)
+            return
         if not isinstance(deal, Deal):
             deal = read_deal(deal)
         placed = check_deal(deal, players, rules)
@@ -203,13 +204,24 @@ class GameState:
             table.record(None, None, EventType(outcome), reason="multiple-chongtong", players=players)
             self._finish(outcome, None)
 
+    def _copy_from(self, other: GameState) -> None:
+        self.rules, self.players = other.rules, other.players
+        self.moves = list(other.moves)
+        self.outcome, self.winner, self.expects = other.outcome, other.winner, other.expects
+        self.go_calls = list(other.go_calls)
+        self.auto_stop_at, self._mover = other.auto_stop_at, other._mover
+        self.sit_out, self.sale = other.sit_out, other.sale
+        self.table = other.table.copy()
+
     def copy(self) -> GameState:
         """An independent copy of the hand as it stands: moves applied to one never reach the other."""
-        out = copy.copy(self)
-        out.table = self.table.copy()
-        out.moves = list(self.moves)
-        out.go_calls = list(self.go_calls)
-        return out
+        return GameState(self.players, self.rules, {}, _copy=self)
+
+    def __copy__(self) -> GameState:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> GameState:
+        return self.copy()
 
     def __repr__(self) -> str:
         if self.expects is None:

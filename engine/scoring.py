@@ -28,6 +28,7 @@ from .cards import (
     Card,
     CardSet,
     parse_cards,
+    popcount,
 )
 from .record import Record
 from .rules import CupPlacement, RuleSet
@@ -165,13 +166,13 @@ def count_points(count: int, least: int) -> int:
 def _place_cup(mask: int, rules: RuleSet, sep_animal_as: str | None) -> tuple[int, int, str | None]:
     """The animals (a mask) and junk units of a card mask, with the cup placed (RULES.md 3); and where."""
     ones, twos, threes = rules.junk_masks
-    units = (mask & ones).bit_count() + 2 * (mask & twos).bit_count() + 3 * (mask & threes).bit_count()
+    units = popcount(mask & ones) + 2 * popcount(mask & twos) + 3 * popcount(mask & threes)
     animals = mask & _PLAIN_ANIMALS
     if not mask & _CUP:
         return animals, units, None
     placement = "animal" if rules.sep_animal is CupPlacement.ANIMAL else sep_animal_as
     if placement is None:  # only the animal and junk points depend on where the cup goes
-        n = animals.bit_count()
+        n = popcount(animals)
         as_animal = count_points(n + 1, 5) + count_points(units, 10)
         as_junk = count_points(n, 5) + count_points(units + CUP_JUNK_UNITS, 10)
         placement = "junk" if as_junk > as_animal else "animal"
@@ -195,16 +196,16 @@ def _tally(
     animals, units, placement = _place_cup(mask, rules, sep_animal_as)
     found = []
     brights = mask & _BRIGHTS
-    points = bright_points(brights.bit_count(), bool(brights & _RAIN), rules)
+    points = bright_points(popcount(brights), bool(brights & _RAIN), rules)
     if points:
         found.append((BRIGHTS_ITEM, points, brights))
-    points = count_points(animals.bit_count(), 5)
+    points = count_points(popcount(animals), 5)
     if points:
         found.append((ANIMALS_ITEM, points, animals))
     if mask & _GODORI == _GODORI:
         found.append((GODORI_ITEM, GODORI_POINTS, _GODORI))
     ribbons = mask & _RIBBONS
-    points = ribbon_points(ribbons.bit_count(), rules)
+    points = ribbon_points(popcount(ribbons), rules)
     if points:
         found.append((RIBBONS_ITEM, points, ribbons))
     for name, members in _SETS:
@@ -225,7 +226,7 @@ def evaluate(cards: CardSet, rules: RuleSet, sep_animal_as: str | None = None, *
     mask = cards.mask
     found, animals, units, placement = _tally(mask, rules, sep_animal_as)
     brights = mask & _BRIGHTS
-    n_brights, n_animals, n_ribbons = brights.bit_count(), animals.bit_count(), (mask & _RIBBONS).bit_count()
+    n_brights, n_animals, n_ribbons = popcount(brights), popcount(animals), popcount(mask & _RIBBONS)
     points = 0
     items = []
     for name, p, m in found:
@@ -315,11 +316,11 @@ def total(mask: int, rules: RuleSet, sep_animal_as: str | None = None) -> int:
     """``evaluate(...).total`` of cards given as a mask, for the go/stop check after every turn of a hand: the
     same points as ``_tally``'s (RULES.md 2), added up without listing the combinations."""
     animals, units, _ = _place_cup(mask, rules, sep_animal_as)
-    points = rules.bright_table[1 if mask & _RAIN else 0][(mask & _BRIGHTS).bit_count()]
-    n = animals.bit_count()
+    points = rules.bright_table[1 if mask & _RAIN else 0][popcount(mask & _BRIGHTS)]
+    n = popcount(animals)
     if n >= 5:
         points += count_points(n, 5)
-    n = (mask & _RIBBONS).bit_count()
+    n = popcount(mask & _RIBBONS)
     if n >= 5:
         points += ribbon_points(n, rules)
     if units >= 10:
@@ -358,12 +359,12 @@ def _shortfalls(mask: int, brights: int, animals: int, ribbons: int, units: int)
         out.append(Shortfall(Combination.BRIGHTS, 2, 3, 2 if mask & _RAIN else 3))
     if animals == 4:
         out.append(Shortfall(Combination.ANIMALS, 4, 5, 1))
-    if (mask & _GODORI).bit_count() == 2:
+    if popcount(mask & _GODORI) == 2:
         out.append(Shortfall(Combination.GODORI, 2, 3, GODORI_POINTS))
     if ribbons == 4:
         out.append(Shortfall(Combination.RIBBONS, 4, 5, 1))
     for name, members in _SETS:
-        if (mask & members).bit_count() == 2:
+        if popcount(mask & members) == 2:
             out.append(Shortfall(name, 2, 3, SET_POINTS))
     if units == 9:
         out.append(Shortfall(Combination.JUNK, 9, 10, 1))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final
 
-from .cards import ANIMALS, BRIGHTS, CUP, RAIN_BRIGHT, RIBBONS, Card, CardSet, Place, disjoint, parse_cards
+from .cards import ANIMALS, BRIGHTS, CUP, RAIN_BRIGHT, RIBBONS, Card, CardSet, Place, disjoint, parse_cards, popcount
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
@@ -342,7 +342,7 @@ def _deck_counts(rules: RuleSet) -> dict[str, int]:
     deck = rules.deck.mask
     ones, twos, threes = (deck & group for group in rules.junk_masks)
     cup_units = CUP_JUNK_UNITS if rules.sep_animal is not CupPlacement.ANIMAL else 0
-    units = ones.bit_count() + 2 * twos.bit_count() + 3 * threes.bit_count() + cup_units
+    units = popcount(ones) + 2 * popcount(twos) + 3 * popcount(threes) + cup_units
     return {"brights": len(BRIGHTS), "animals": len(ANIMALS), "ribbons": len(RIBBONS), "junk_units": units}
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .cards import CARDS, CUP, Card, CardSet, Place
+from .cards import CARDS, CUP, Card, CardSet, Place, popcount
 from .events import Event, EventType, InstantPayment
 from .rules import RuleSet
 from .scoring import Score, cup_as_junk, evaluate
@@ -104,7 +104,7 @@ class Seat:
 
     @property
     def hand_size(self) -> int:
-        return self.hand_mask.bit_count() + self.hidden
+        return popcount(self.hand_mask) + self.hidden
 
     def score(self, rules: RuleSet) -> Score:
         """The seat's combination score now (RULES.md 2-3)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import Card
+from .cards import Card, popcount
 from .deal import four_of_a_month
 from .errors import IllegalMoveError
 from .events import EventType
@@ -158,7 +158,7 @@ def of_one_month(cards: tuple[Card, ...], count: int) -> bool:
         if card.month != month:
             return False
         mask |= card.bit
-    return mask.bit_count() == count
+    return popcount(mask) == count
 
 
 def can_shake(table: Table, month: int) -> bool:
@@ -488,8 +488,8 @@ def plan(table: Table, seat: Seat, move: Move, move_index: int, flip_due: bool) 
         p.bomb()
     elif move.play is not None:
         p.play()
-    hand_after = seat.hand_mask.bit_count() + seat.hidden + p.hidden_in + (p.taken_in is not None)
-    hand_after -= p.leaving.bit_count()
+    hand_after = popcount(seat.hand_mask) + seat.hidden + p.hidden_in + (p.taken_in is not None)
+    hand_after -= popcount(p.leaving)
     flips_after = seat.flip_turns - move.flip + (bomb_flip_turns(table, len(move.bomb)) if move.bomb else 0)
     last = hand_after == 0 and flips_after == 0
     if p.chongtong:  # RULES.md 4.3: the hand ends at the bonus card's replacement, before any flip
@@ -569,7 +569,7 @@ def apply(table: Table, plan: Plan) -> tuple[bool, bool, bool]:
             shown |= card.bit
         kept = shown & ~plan.leaving & ~hand
         hand |= kept
-        seat.hidden -= kept.bit_count()
+        seat.hidden -= popcount(kept)
     seat.hand_mask = hand
     if table.unseen or table.in_stock:  # (with a known deal every card was seen at the deal)
         # the stock top played as if from hand (extra-flip) is among the played cards

@@ -3,8 +3,11 @@
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import CARDS, CardError, CardSet, Place, by_id, parse_cards
+from engine.cards import popcount
 
 
 def _ids_in_section_1(rules_md: str) -> list[str]:
@@ -92,3 +95,13 @@ def test_a_card_set_reads_back_in_catalog_order_and_refuses_nothing_silently():
     with pytest.raises(CardError) as err:  # where a repeat is a mistake, it is refused, naming the card
         parse_cards([jan, jan])
     assert (err.value.code, err.value.context["card"]) == ("duplicate-card", "jan-bright")
+
+
+@given(st.integers(min_value=0, max_value=2**62 - 1))
+def test_popcount_counts_the_cards_of_any_mask(mask):
+    """The compiled build counts with machine words (not int.bit_count): any mask below bit 62, every deck's."""
+    assert popcount(mask) == mask.bit_count()
+
+
+def test_popcount_of_the_whole_deck():
+    assert popcount(CardSet(CARDS).mask) == len(CARDS)
