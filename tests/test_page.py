@@ -2035,3 +2035,91 @@ def test_rules_panel_offers_the_house_rules(table):
     t.page.wait_for_selector(".ruling")
     assert t.page.locator(".payment").get_attribute("data-points") == "16"  # 8, x2 gwangbak
     _controls_fit_a_thumb(t, "settle, the house rules open")
+
+
+# --- issue 27: the whole table on the page -------------------------------------------------------------
+
+EVENING_NAMES = {"ko": ["철수", "영희", "민수"], "en": ["Chulsoo", "Younghee", "Minsoo"]}
+
+
+def _people(t: Table, names: list[str], *, count: int = 3, first: int = 0, extra=None) -> None:
+    """The ledger's people, set once at its top (counted: the evening's budget includes them)."""
+    t.open("ledger")
+    if count != 3:
+        t.thumb(f'[data-key="people-{count}"]')
+    for i, name in enumerate(names):
+        t.thumb_type(f'[data-key="person-{i}"]', name)
+    if first:
+        t.thumb(f'[data-key="first-{first}"]')
+    if extra:
+        extra()
+    t.thumb('[data-key="ledger-start"]', goes=True)
+    t.page.locator(".ledger-quick").wait_for()
+
+
+def _quick_hand(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, ...] = ()) -> int:
+    """One hand through the folded entry under the table: who won (opens it), the counts said, add. Returns
+    the taps it took."""
+    before = t.taps
+    t.thumb(f'[data-key="lq-winner-{winner}"]', goes=True)
+    for key in steps:
+        t.thumb(f'[data-key="{key}-plus"]')
+    for key, value in typed.items():
+        t.thumb_type(f'[data-key="q-{key}"]', value)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    return t.taps - before
+
+
+def _money(t: Table, v: int) -> str:
+    sign = "+" if v > 0 else "−" if v < 0 else ""
+    return f"{sign}{abs(v):,}" + ("원" if t.lang == "ko" else "")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
+    """Issue 27, 3: the review's evening (page-2026-12-r2.md, flow 5): three people named at the ledger, six
+    hands (a nagari among them) in at most 40 taps and 6 scrolls, each quick hand in at most 8; the table and
+    its totals first, the entry folded after each hand; the money exact to the won."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    cs, yh, ms = 0, 1, 2
+    _people(t, names)
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until a winner is chosen
+    per_hand = [
+        # 1: Chulsoo 3 brights; Younghee holds a bright, Minsoo none (gwangbak)
+        _quick_hand(t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"}),
+    ]
+    before = t.taps
+    t.thumb('[data-key="lq-winner-null"]', goes=True)  # 2: a nagari, one tap
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    per_hand.append(t.taps - before)
+    per_hand += [
+        # 3: Younghee 4 (x2 carry); Chulsoo pibak
+        _quick_hand(t, yh, {"points-1": "4", "junk_units-1": "13", "junk_units-0": "5", "junk_units-2": "8"}),
+        # 4: Minsoo 5, a go and a shake; Chulsoo pibak
+        _quick_hand(t, ms, {"points-2": "5", "junk_units-2": "14", "junk_units-0": "5", "junk_units-1": "7"}, ("lq-go-2", "lq-shakes-2")),
+        # 5: Chulsoo four brights and 12 junk (7); Younghee pibak, Minsoo gwangbak
+        _quick_hand(t, cs, {"points-0": "7", "brights-0": "4", "junk_units-0": "12", "brights-1": "1", "junk_units-1": "5", "junk_units-2": "8"}),
+        # 6: Younghee 7 ribbons (3)
+        _quick_hand(t, yh, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"}),
+    ]
+    t.page.locator('.ledger-table tr[data-hand="6"][data-outcome="stop"]').wait_for()
+    _taps(t, "the review's evening, six hands of three")
+    assert max(per_hand) <= 8, per_hand
+    assert t.taps <= 40 and t.scrolls <= 6, (t.taps, t.scrolls, per_hand)
+    # the review's table, to the won
+    rows = {1: (900, -300, -600), 2: (0, 0, 0), 3: (-1600, 2400, -800), 4: (-2400, -1200, 3600), 5: (2800, -1400, -1400), 6: (-300, 600, -300)}
+    for n, values in rows.items():
+        row = t.page.locator(f'.ledger-table tr[data-hand="{n}"]')
+        assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [_money(t, v) for v in values], n
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [_money(t, v) for v in (-600, 100, 500)]
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
+    transfers = {(li.get_attribute("data-from"), li.get_attribute("data-to"), li.get_attribute("data-amount")) for li in t.page.locator(".transfers li").all()}
+    assert transfers == {(names[cs], names[yh], "100"), (names[cs], names[ms], "500")}
+    # the table and its totals come before the entry; the entry is folded
+    assert t.page.evaluate("document.querySelector('.ledger-table').getBoundingClientRect().top < document.querySelector('.ledger-quick').getBoundingClientRect().top")
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0
+    t.page.evaluate("window.scrollTo(0, 0)")
+    t.shot("ledger-evening")
