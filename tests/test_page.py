@@ -2123,3 +2123,146 @@ def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
     assert t.page.locator('[data-key="q-points-0"]').count() == 0
     t.page.evaluate("window.scrollTo(0, 0)")
     t.shot("ledger-evening")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_the_cup_as_double_junk_is_not_a_trap(thumb):
+    """Issue 27, 1 (the review's D2): B's cup said as 쌍피 beside 6 junk is 8 junk units, not pibak: 20 points,
+    not 40. The junk field counts what its label says (the cup is chosen apart), the labels are not cut at
+    390 px, and the ruling shows its arithmetic: 9 + 1 go = 10 -> gwangbak x2 -> 20 points, 2,000."""
+    t = thumb
+    t.open("settle")
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "9")
+    t.thumb('[data-key="go-0-plus"]')
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-animals-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-ribbons-1"]', "1")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    t.thumb('[data-key="q-cup-1-junk"]')
+    assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "6"  # the field keeps what was said
+    cut = t.page.eval_on_selector_all(".qlabel, .qcup .segment", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    assert cut == [], f"labels cut at 390 px: {cut}"
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    t.page.wait_for_selector(".ruling")
+    assert body["players"][1]["declared"]["junk_units"] == 8 and body["players"][1]["declared"]["cup"] == "junk"
+    b = t.names[1]
+    payment = t.page.locator(f'.payment[data-from="{b}"]')
+    assert payment.get_attribute("data-points") == "20"
+    formula = payment.locator(".formula").inner_text()
+    want = {"ko": "9점 + 1고 = 10 → 광박 ×2 → 20점 · 2,000원", "en": "9 points + 1 go = 10 → gwangbak ×2 → 20 points · 2,000"}[t.lang]
+    assert formula == want
+    # the score said, with the counts it came with (not "brights 3 · junk 1" under "9 points")
+    assert t.page.locator(".ruling [data-declared]").count() == 1 and t.page.locator(".ruling .items").count() == 0
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_loser_nobody_counted_is_asked_about_not_sent_as_nothing(thumb):
+    """Issue 27, 1 (the review's D3): a loser of whom nothing was said is not sent as "captured nothing" (who
+    pays nothing): the page asks "민수는 아무것도 못 먹었나요?"; yes writes it down, and the ledger row says why
+    that loser pays 0."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    t.thumb('[data-key="lq-winner-0"]', goes=True)
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-brights-1"]', "1")
+    sent: list[str] = []
+    t.page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="ledger-quick-add"]')
+    t.page.locator(".ask-empty").wait_for()
+    assert t.page.locator(".ask-empty").inner_text().startswith("민수는 아무것도 못 먹었나요?")
+    assert sent == [] and t.page.locator(".ledger-table").count() == 0  # nothing written, nothing asked
+    # yes: 민수 captured nothing, and pays nothing by the rule, said in the row
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="q-empty-yes-2"]')
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert row.locator(f'[data-player="{names[2]}"]').inner_text() == "0원"
+    assert "아무것도 못 먹은 사람 면제" in row.locator(".multipliers").inner_text()
+
+
+FOUR = {"ko": ["철수", "영희", "민수", "지훈"], "en": ["Chulsoo", "Younghee", "Minsoo", "Jihoon"]}
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_a_ledger_of_four_with_the_brights_sold(thumb):
+    """Issue 27, 2 (the review's D1, D4): four people named once at the ledger, three playing each hand; the
+    fourth from the dealer sits out and sells the brights he shows (RULES.md 4.5), the sale paid by the two who
+    are not the dealer; the dealer turns as the service says; one who chose to sit out sells nothing."""
+    t = thumb
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    # hand 1, dealer Chulsoo: Jihoon (the fourth from the dealer) sits out and shows two brights
+    assert t.page.locator(f'[data-key="sit-{jh}"]').is_checked()
+    assert t.page.locator(f'[data-key="sit-{cs}"]').is_disabled()  # the dealer plays
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    body = None
+
+    def add() -> None:
+        nonlocal body
+        body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+
+    t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)
+    t.thumb_type(f'[data-key="q-points-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{cs}"]', "1")
+    t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "8")
+    add()
+    hand = body["hands"][0]["settle"]
+    assert body["people"] == names and body["first_dealer"] == names[cs]
+    assert hand["sit_out"] == {"player": names[jh], "seat": 4, "hand": ["jan-bright", "aug-bright"]}
+    assert sorted(p["id"] for p in hand["players"]) == sorted(names[:3])
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [_money(t, v) for v in (-300, 700, -800, 400)]
+    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+    # hand 2, dealer Younghee (the winner): Minsoo chooses to sit out (seat 2) and sells nothing; a nagari
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
+    assert t.page.locator(f'[data-key="sit-{cs}"]').is_checked()  # the fourth from the new dealer, by default
+    t.thumb(f'[data-key="sit-{ms}"]')
+    assert t.page.locator(f'[data-key="sit-{ms}"]').is_checked() and not t.page.locator(f'[data-key="sit-{cs}"]').is_checked()
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="lq-winner-null"]', goes=True))
+    assert body["hands"][1]["settle"]["sit_out"] == {"player": names[ms], "seat": 2, "hand": []}
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [_money(t, v) for v in (-300, 700, -800, 400)]
+    # the people are the ledger's own: kept through a reload
+    t.reload()
+    assert t.page.locator(".ledger-table thead").inner_text().split()[2:] == names
+    t.page.evaluate("window.scrollTo(0, 0)")
+    t.shot("ledger-four")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_settle_four_at_the_table_names_the_seller_and_his_brights(thumb):
+    """Issue 27, 2: Settle seats four; the fourth sits out and sells the brights shown, and the ruling says
+    the sale (the review's flow 3: the 광팔기 house rule did nothing)."""
+    t = thumb
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    assert t.page.locator('[data-key="knob-gwang_palgi"]').is_checked()
+    _rules(t)
+    t.page.locator("details.rules > summary").click()
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-mar-bright"]')
+    t.thumb('[data-key="shown-dec-bright"]')
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-ribbons-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-1"]', "8")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    assert body["sit_out"]["seat"] == 4 and body["sit_out"]["hand"] == ["jan-bright", "mar-bright", "dec-bright"]
+    assert len(body["players"]) == 3
+    sale = t.page.locator(".ruling .sale")
+    sale.wait_for()
+    assert "광을 팔았습니다" in sale.inner_text() and "3점" in sale.inner_text()

@@ -131,8 +131,10 @@ export function relanguage() {
 // The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
 // score, loser by loser (one loser's gwangbak is not the other's).
 function multipliersText(settlement) {
+  // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
   const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
-    .filter((c) => (c.applied ?? true) && c.factor > 1).map((c) => `${t("rule." + c.rule)} ×${c.factor}`).join(" · ")]);
+    .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
   if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
   return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
 }
@@ -380,14 +382,15 @@ function sitOutPanel(seats) {
     h("div", { class: "segments" }, seats.order.map((s) => h("label", { class: "radio-label segment" + (s === seats.dealer ? " off" : "") },
       h("input", { type: "checkbox", "data-key": "sit-" + s, checked: seats.sitters.includes(s), disabled: s === seats.dealer, onchange: () => toggle(s) }),
       " ", people[s], s === seats.dealer ? ` (${t("dealer_word")})` : ""))),
-    seller !== null && sellerSeat === 4
-      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t("sale_shown", { p: people[seller] })),
-          h("div", { class: "chips-row" }, SHOWN().map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, "aria-pressed": String(q.shown.includes(id)), onclick: () => {
+    // the same place whoever sits out (nothing below moves): the cards to tap, or why there is no sale
+    seller !== null
+      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t(sellerSeat === 4 ? "sale_shown" : "sale_none", { p: people[seller] })),
+          h("div", { class: "chips-row" }, SHOWN().map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, disabled: sellerSeat !== 4, "aria-pressed": String(q.shown.includes(id)), onclick: () => {
             q.shown = q.shown.includes(id) ? q.shown.filter((x) => x !== id) : [...q.shown, id];
             store();
             app.rerender();
           } }, chip(id)))))
-      : seller !== null ? h("p", { class: "hint" }, t("sale_none", { p: people[seller] })) : null);
+      : null);
 }
 
 function quickEntry() {
@@ -458,11 +461,13 @@ function quickEntry() {
           cell("go", t("event.go"), q.go, seat, 20),
           knobs.allow_shake === false ? null : cell("shakes", t("rule.shake"), q.shakes, seat, 4),
           knobs.allow_bomb === false ? null : cell("bombs", t("rule.bomb"), q.bombs, seat, 4)) : null,
-        q.asked && seat !== q.winner && unsaid(q.counts[seat]) ? askEmpty(q.counts, seat, people[seat], changed, "q") : null)),
+        )),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add")),
         h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => { q.open = false; store(); app.rerender(); } }, t("fold"))),
       q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
+      // asked below the button that asked it: nothing above the thumb moves
+      q.asked ? seats.playing.filter((seat) => seat !== q.winner && unsaid(q.counts[seat])).map((seat) => askEmpty(q.counts, seat, people[seat], changed, "q")) : null,
     ] : null,
     q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.n })) : null,
     h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));

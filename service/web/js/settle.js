@@ -403,13 +403,14 @@ function sitOutPanel() {
     h("div", { class: "segments" }, state.names.slice(0, state.people).map((name, s) => h("label", { class: "radio-label segment" },
       h("input", { type: "checkbox", "data-key": "sit-" + s, checked: out.includes(s), disabled: s === 0, onchange: () => toggle(s) }),
       " ", name, s === 0 ? ` (${t("dealer_word")})` : ""))),
-    sale && sale.seat === 4
-      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t("sale_shown", { p: sale.player })),
-          h("div", { class: "chips-row" }, shownIds.map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, "aria-pressed": String(state.shown.includes(id)), onclick: () => {
+    // the same place whoever sits out (nothing below moves): the cards to tap, or why there is no sale
+    sale
+      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t(sale.seat === 4 ? "sale_shown" : "sale_none", { p: sale.player })),
+          h("div", { class: "chips-row" }, shownIds.map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, disabled: sale.seat !== 4, "aria-pressed": String(state.shown.includes(id)), onclick: () => {
             state.shown = state.shown.includes(id) ? state.shown.filter((x) => x !== id) : [...state.shown, id];
             changed();
           } }, chip(id)))))
-      : sale ? h("p", { class: "hint" }, t("sale_none", { p: sale.player })) : null);
+      : null);
 }
 
 // Who stopped, before anything else: there is no default (a wrong default gave a silent wrong ruling).
