@@ -2266,3 +2266,81 @@ def test_settle_four_at_the_table_names_the_seller_and_his_brights(thumb):
     sale = t.page.locator(".ruling .sale")
     sale.wait_for()
     assert "광을 팔았습니다" in sale.inner_text() and "3점" in sale.inner_text()
+
+
+def _b64(value) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(json.dumps(value, ensure_ascii=False).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
+    """Issue 27, 4: a ruling's share link (/#/settle/<base64url of the /v1/settle body>) opened in a fresh
+    browser context (another phone, nothing stored) shows the same ruling, computed there; the text and the
+    picture (PNG) say it in the page's language."""
+    t = thumb
+    t.open("settle")
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "9")
+    t.thumb('[data-key="go-0-plus"]')
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-animals-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    t.page.wait_for_selector(".ruling")
+    t.thumb('[data-key="share-settle"]')
+    link = t.page.locator('[data-key="share-link-settle"]').input_value()
+    assert link.endswith("/#/settle/" + _b64(body)) or "/#/settle/" in link
+    from urllib.parse import urlparse
+
+    import base64
+
+    b64 = urlparse(link).fragment.split("/")[-1]
+    assert "=" not in b64 and json.loads(base64.urlsafe_b64decode(b64 + "=" * (-len(b64) % 4))) == body
+    mine = t.page.locator(".ruling .payment").first.inner_text()
+    # the picture: a PNG, saved or shared
+    with t.page.expect_download() as download:
+        t.thumb('[data-key="share-png-settle"]')
+    png = Path(download.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
+    # another phone: a fresh context, the link opened
+    other = browser.new_context(viewport=TALL_PHONE, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        page.goto(link)
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="settle"] .ruling .payment').first.wait_for()
+        assert page.locator(".ruling .payment").first.inner_text() == mine
+        assert page.locator(".formula").first.inner_text().startswith("9점 + 1고 = 10")
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_the_ledger_and_a_checked_log_have_share_links(thumb, browser):
+    """Issue 27, 4: the ledger's link (/#/evening/<b64>) and a checked text log's (/#/check/<b64> of the log
+    as a JSON string) open the same totals and the same verdict in a fresh context."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    t.thumb('[data-key="share-evening"]')
+    evening = t.page.locator('[data-key="share-link-evening"]').input_value()
+    text_log = "갑 을\n3핑1 3핑2\n"
+    check = f"{t.base}/#/check/{_b64(text_log)}"
+    other = browser.new_context(viewport=TALL_PHONE, locale="ko")
+    try:
+        page = other.new_page()
+        page.goto(evening)
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="evening"] [data-total]').first.wait_for()
+        assert [page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+        page.goto(check)
+        page.locator(".check-log .verdict").wait_for()
+        assert page.locator('[data-key="log-text"]').input_value() == text_log
+    finally:
+        other.close()
