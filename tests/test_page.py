@@ -937,10 +937,15 @@ def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     _card(t, move["play"])
     t.click(f'[data-choice="{move["capture"]}"]')
     _card(t, move["bonus_flipped"][0])
+    replays: list[str] = []
+    t.page.on("request", lambda r: replays.append(r.url) if r.url.endswith("/v1/replay") else None)
     with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
         t.page.locator(f'.entry [data-card="{move["draw"]}"]').dblclick()
     _wait_moves(t, 1)
-    t.page.wait_for_timeout(300)  # a second replay, had the second tap made one, would be in by now
+    # both taps' handlers ran within the double click: a second replay would be on its way or answered by
+    # now, and the page idle only once it is (a condition, not a wait of some milliseconds)
+    t.idle()
+    assert len(replays) == 1, replays
     # the second tap is not B's played card: B's turn starts afresh
     assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
     assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
@@ -2344,3 +2349,46 @@ def test_the_ledger_and_a_checked_log_have_share_links(thumb, browser):
         assert page.locator('[data-key="log-text"]').input_value() == text_log
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
+    """Issue 27, 3: a hand's row tapped, a reason said: removed (kept on the page, struck out, with the reason,
+    and out of the totals; put back with a tap), or corrected (its counts back in the entry; the new hand in
+    its place, the reason beside it)."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    _quick_hand(t, 1, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
+    # hand 2 was entered twice by mistake: removed, with the reason
+    t.thumb('[data-key="edit-2"]')
+    t.thumb_type('[data-key="edit-reason"]', "두 번 적음")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="edit-remove"]', goes=True)
+    t.idle()
+    removed = t.page.locator('.ledger-table tr[data-hand="2"][data-removed]')
+    assert "두 번 적음" in removed.inner_text()
+    t.page.locator('.ledger-table tfoot .totals:not(.pending)').wait_for()
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    # hand 1 had the wrong points: corrected, the counts come back in the entry
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "점수 잘못")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    assert t.page.locator('[data-key="q-points-0"]').input_value() == "3"
+    assert t.page.locator('[data-key="q-brights-1"]').input_value() == "1"
+    t.thumb_type('[data-key="q-points-0"]', "4")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    t.page.locator('.ledger-table tfoot .totals:not(.pending)').wait_for()
+    assert "점수 잘못" in t.page.locator('.ledger-table tr[data-hand="1"][data-removed]').inner_text()
+    fixed = t.page.locator('.ledger-table tr[data-hand="2"]')
+    assert "점수 잘못" in fixed.inner_text() and fixed.locator(f'[data-player="{names[0]}"]').inner_text() == "+1,200원"
+    # the removed hand comes back with a tap
+    t.thumb('[data-key="edit-3"]')
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="edit-restore"]', goes=True)
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()

@@ -100,7 +100,10 @@ function textAt(p) {
   const column = Number.isInteger(p.column) ? p.column : 1;
   return h("figure", { class: "text-at", "data-line": p.line, "data-column": column },
     h("figcaption", {}, t("text_at", { line: p.line, column })),
-    h("pre", {}, h("code", {}, line), "\n", h("span", { class: "caret", "aria-hidden": "true" }, " ".repeat(Math.max(0, column - 1)) + "^")));
+    // the caret under the column: the line's own text before it, unseen, takes the same width (Hangul is wider
+    // than a space in a monospace font)
+    h("pre", {}, h("code", {}, line), "\n", h("span", { class: "caret", "aria-hidden": "true" },
+      h("span", { class: "caret-pad" }, [...line].slice(0, Math.max(0, column - 1)).join("")), "^")));
 }
 
 // The verdict on the page, again in the page's new language.
@@ -162,7 +165,7 @@ function verdict() {
     h("div", { role: "status" }, h("h2", {}, t("verdict_ok"), ": ", a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player }))),
     a.settlement ? rulingView(a.settlement) : null,
     shareBar("check", () => (isText(state.text) ? state.text : JSON.parse(state.text)), () => checkLines(a)),
-    h("h3", {}, t("events")), eventsView(a.events),
+    h("h3", {}, t("events")), eventsView(a.events, { inOrder: true }),
     r.log ? [h("h3", {}, t("moves")), movesView(moves, null)] : null);
 }
 

@@ -222,6 +222,7 @@ async function submit() {
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     state.error = error.body;
+    state.refusedRequest = request();
     state.result = null;
   }
   state.stale = false;
@@ -237,14 +238,17 @@ async function submit() {
 
 // The ruling on the page, again in the page's new language (the same request: the same ruling).
 export async function relanguage() {
-  if (!state.result) return;
+  const request = state.result ? state.result.request : state.error ? state.refusedRequest : null;
+  if (!request) return;
   try {
-    const answer = await reach(() => post("/v1/settle", state.result.request));
+    const answer = await reach(() => post("/v1/settle", request));
     if (!answer) return;
-    state.result = { ...state.result, settlement: answer, lang: language() };
+    if (state.result) state.result = { ...state.result, settlement: answer, lang: language() };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
-    return;
+    // a refusal on the page is said again in the new language (the same request: the same refusal)
+    if (state.error) state.error = error.body;
+    else return;
   }
   store();
   app.rerender();
@@ -371,6 +375,14 @@ function houseRules() {
     if (spec.kind === "choice") {
       return field(label, h("select", { "data-key": key, onchange: (e) => set(name, e.target.value) },
         (spec.choices || []).map((c) => h("option", { value: c.value, selected: c.value === value(name) }, c.label))));
+    }
+    // -1 is a knob's "as its other knob" (steal_dealt_stack: as steal_stack): said in words, not as a bare -1
+    if (spec.minimum === -1) {
+      const v = Number(value(name));
+      return field(label, h("select", { "data-key": key, onchange: (e) => set(name, Number(e.target.value)) },
+        h("option", { value: -1, selected: v === -1 }, t("knob_as_other")),
+        [0, 1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: v === n }, String(n))),
+        v > 5 ? h("option", { value: v, selected: true }, String(v)) : null));
     }
     return field(label, h("input", { type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum, value: value(name), "data-key": key,
       onchange: (e) => {

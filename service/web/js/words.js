@@ -244,6 +244,7 @@ export const WORDS = {
     shared_settle: "공유받은 판정",
     shared_evening: "공유받은 장부",
     share_bad: "이 링크는 읽을 수 없습니다",
+    knob_as_other: "규칙 묶음대로",
   },
   en: {
     title: "Go-Stop at the table",
@@ -484,6 +485,7 @@ export const WORDS = {
     shared_settle: "A shared ruling",
     shared_evening: "A shared ledger",
     share_bad: "This link cannot be read",
+    knob_as_other: "as the rule set says",
   },
 };
 
