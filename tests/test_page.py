@@ -512,7 +512,7 @@ def test_settle_the_readme_dispute_by_thumb(thumb):
     t.thumb('[data-key="add-ledger"]', scroll=False)
     t.thumb('[data-key="nav-ledger"]', goes=True)
     assert t.taps - entry[0] == 2 and t.page.locator('.ledger-table tr[data-hand="1"]').count() == 1
-    t.thumb('[data-key="ledger-nagari"]')
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
     assert (
         t.taps - entry[0] == 3 and t.scrolls == entry[1] and t.page.locator(".carry").get_attribute("data-carry") == "1"
     )
@@ -1182,15 +1182,19 @@ def test_nothing_is_erased_without_a_question_or_an_undo(table):
     t.click('[data-key="new-game"]')  # in the ledger now: no question
     t.page.wait_for_selector('[data-key="live-start"]')
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
+    t.click('[data-key="lq-winner-null"]')
     assert t.page.locator(".ledger-table tbody tr").count() == 2
-    t.click('[data-key="ledger-undo"]')
-    assert t.page.locator(".ledger-table tbody tr").count() == 1
-    t.reload()  # the hand taken out is kept to be put back, through a reload too
-    t.click('[data-key="ledger-restore"]')
-    rows = t.page.locator(".ledger-table tbody tr")
+    # a hand taken out stays on the page, struck out with its reason, to be put back (issue 27)
+    t.click('[data-key="edit-2"]')
+    t.click('[data-key="edit-remove"]')
+    assert t.page.locator('.ledger-table tbody tr[data-removed]').count() == 1
+    t.reload()  # kept through a reload too
+    t.click('[data-key="edit-2"]')
+    t.click('[data-key="edit-restore"]')
+    rows = t.page.locator(".ledger-table tbody tr[data-outcome]")
+    rows.nth(1).wait_for()
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["chongtong", "nagari"]
-    assert t.page.locator('[data-key="ledger-restore"]').count() == 0
+    assert t.page.locator('.ledger-table tbody tr[data-removed]').count() == 0
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
@@ -1233,7 +1237,7 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     t.page.locator(".added").wait_for()
     # hand 2: nagari, entered in the ledger
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
+    t.click('[data-key="lq-winner-null"]')
     assert t.page.locator(".carry").get_attribute("data-carry") == "1"
     # hand 3: settled from the ledger; the nagari carry is there by itself
     t.click('[data-key="ledger-settle"]')
@@ -1492,9 +1496,13 @@ def test_every_control_is_at_least_44_px(table):
     t.page.locator(".added").wait_for()
     _controls_fit_a_thumb(t, "settle, added to the ledger")
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
-    t.click('[data-key="ledger-undo"]')
+    t.click('[data-key="lq-winner-null"]')
+    t.click('[data-key="edit-2"]')
+    _controls_fit_a_thumb(t, "ledger, a hand to correct or take out")
+    t.click('[data-key="edit-remove"]')
     _controls_fit_a_thumb(t, "ledger, a hand taken out")
+    t.click('[data-key="lq-winner-0"]')
+    _controls_fit_a_thumb(t, "ledger, the next hand's entry")
     t.open("live")
     t.click('[data-key="live-rules"]')
     t.page.select_option('[data-key="chongtong-seat"]', "0")
@@ -1812,8 +1820,8 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
     t.thumb_type('[data-key="q-ribbons-1"]', "1")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
-    t.thumb('[data-key="q-cup-1-animal"]')  # the cup among B's animals: counted there at once
-    assert t.page.locator('[data-key="q-animals-1"]').input_value() == "1"
+    t.thumb('[data-key="q-cup-1-animal"]')  # the cup as B's animal: asked apart, in no count (issue 27)
+    assert t.page.locator('[data-key="q-animals-1"]').input_value() == ""
     _controls_fit_a_thumb(t, "settle, the quick entry")
     t.shot("settle-quick")
     body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
@@ -1850,16 +1858,12 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
     t = thumb
     _needs(t.base, "declared")
     names = t.names[:3]
-    t.open("settle")
-    # the evening's table, set once (not counted: the players of every hand of the evening)
-    t.click('[data-key="rules-summary"]')
-    t.page.select_option('[data-key="players"]', "3")
-    t.page.wait_for_selector("#seat-tab-2")
-    t.open("ledger")
+    # the evening's people, set once at the ledger (not counted here: the evening's test counts them)
+    _people(t, names)
     _without_the_evening(t)
     t.taps = t.scrolls = t.typed = 0
     # A stopped at 4 (hongdan and 10 junk); B holds a bright and 5 junk (pibak); C an animal and 8 junk
-    t.thumb('[data-key="lq-winner-0"]')
+    t.thumb('[data-key="lq-winner-0"]', goes=True)
     t.thumb_type('[data-key="q-points-0"]', "4")
     t.thumb_type('[data-key="q-ribbons-0"]', "3")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
@@ -1887,11 +1891,11 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
         f"−400{won}",
     ]
     # the quick entry is ready for the next hand; a nagari, then a hand that pays double by the service's carry
-    assert t.page.locator('[data-key="q-points-0"]').input_value() == "0"
-    t.thumb('[data-key="ledger-nagari"]')
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until the next winner is chosen
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
     t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
     assert t.page.locator(".carry").get_attribute("data-carry") == "1"
-    t.thumb('[data-key="lq-winner-1"]')
+    t.thumb('[data-key="lq-winner-1"]', goes=True)
     t.thumb_type('[data-key="q-points-1"]', "3")
     t.thumb_type('[data-key="q-brights-1"]', "3")
     t.thumb_type('[data-key="q-brights-0"]', "1")
@@ -1922,10 +1926,18 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.offline_expected = True
     b = t.names[1]
     t.open("ledger")
+    t.click('[data-key="people-2"]')
+    for i, name in enumerate(t.names[:2]):
+        t.page.fill(f'[data-key="person-{i}"]', name)
+    t.click('[data-key="ledger-start"]')
+    t.page.locator(".ledger-quick").wait_for()
     t.context.set_offline(True)
-    t.click('[data-key="lq-winner-null"]')
-    t.click('[data-key="ledger-quick-add"]')  # a nagari
+    t.click('[data-key="lq-winner-null"]')  # a nagari
     t.page.locator(".offline").wait_for()
+    # a row not checked yet says what was entered (the review's D6), and the totals say they wait
+    said = t.page.locator('.ledger-table tr[data-hand="1"][data-pending] td').inner_text()
+    assert said.startswith(("나가리", "Nagari")), said
+    assert t.page.locator(".ledger-table .totals.pending").count() == 1
     t.click('[data-key="lq-winner-0"]')
     # a 2-player hand: a stop needs 7 points (RULES.md 7, 10)
     t.page.fill('[data-key="q-points-0"]', "7")

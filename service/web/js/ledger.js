@@ -192,11 +192,11 @@ function table() {
     h("caption", { class: "sr" }, t("ledger")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
-      const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), "aria-label": t("edit_hand", { n: i + 1 }), onclick: () => {
+      const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, String(i + 1)));
+      } }, String(i + 1), h("span", { class: "sr" }, " ", t("edit_hand", { n: i + 1 }))));
       if (entry.removed) {
         return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
           h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
