@@ -2446,3 +2446,125 @@ def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
         t.thumb('[data-key="edit-restore"]', goes=True)
     t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+
+
+def test_a_short_phone_fits_the_live_grid_and_a_phone_on_its_side_uses_the_width(browser, server):
+    """Issue 27, 5 (the review's D13, D14): at 360 x 640 the live game's whole grid and its turn are on the
+    screen after the deal, without a scroll, every card still 44 px a side; on its side (844 x 390) the grid is
+    two columns of months and a month's English name is not split."""
+    for viewport, lang in (({"width": 360, "height": 640}, "en"), ({"width": 844, "height": 390}, "en")):
+        context = browser.new_context(viewport=viewport, locale=lang)
+        context.set_default_timeout(10_000)
+        t = Table(context, server, lang)
+        try:
+            _start_live(t)
+            t.idle()
+            deck = t.page.locator(".entry .deck")
+            cards = t.page.eval_on_selector_all(
+                ".entry .deck .card",
+                "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])",
+            )
+            assert min(w for w, _ in cards) >= 43.5 and min(h for _, h in cards) >= 43.5
+            rows = t.page.eval_on_selector_all(
+                ".entry .month-row", "els => els.map(e => e.getBoundingClientRect().top)"
+            )
+            if viewport["width"] == 360:
+                assert t.page.evaluate("scrollY") == 0 and t.in_sight(deck), "the grid needs a scroll at 360 x 640"
+                assert t.in_sight(t.page.locator("#turn-prompt"))
+                # every tab beside the language button, none cut (D14)
+                assert t.all_in_sight("nav a")
+                right = t.page.eval_on_selector_all(
+                    "nav a", "els => Math.max(...els.map(e => e.getBoundingClientRect().right))"
+                )
+                assert right <= t.page.locator(".lang").bounding_box()["x"] + 0.5
+            else:
+                assert rows[0] == rows[1], "two months a row on a phone on its side"
+                labels = t.page.eval_on_selector_all(
+                    ".entry .month-label",
+                    "els => els.filter(e => e.getClientRects().length > 2).map(e => e.textContent)",
+                )
+                assert labels == [], f"month names split: {labels}"
+            assert t.errors == []
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_the_offline_banner_leaves_every_tab_in_sight(table):
+    """The review's D15: the banner that says the service cannot be reached sits beside the four tabs, not over
+    the check's tab."""
+    t = table
+    t.offline_expected = True
+    t.open("settle")
+    t.click('[data-key="winner-0"]')
+    t.context.set_offline(True)
+    t.click('[data-key="submit"]')
+    t.page.locator(".top .offline").wait_for()
+    assert t.all_in_sight("nav a")
+    right = t.page.eval_on_selector_all("nav a", "els => Math.max(...els.map(e => e.getBoundingClientRect().right))")
+    assert right <= t.page.locator(".top .offline").bounding_box()["x"] + 0.5
+    t.context.set_offline(False)
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_the_review_s_small_defects_of_the_check_and_the_rules(table):
+    """The review's D11, D12, D16: the caret under a card a text log cannot read sits under that card when
+    Hangul comes before it; a checked log's events read in order with their move numbers; the house rule whose
+    -1 means "as the rule set" says so in words."""
+    t = table
+    t.refusals_expected = True
+    t.open("check")
+    t.page.fill("#log-text", "갑 을\n깔린패 1광 3핑2\n")
+    t.click('[data-key="check-run"]')
+    t.page.locator(".text-at").wait_for()
+    column = int(t.page.locator(".text-at").get_attribute("data-column"))
+    line = t.page.locator(".text-at code").inner_text()
+    # the caret's x is the x of the column's character in the line above it
+    x = t.page.evaluate(
+        """(col) => {
+            const code = document.querySelector('.text-at code').firstChild;
+            const range = document.createRange();
+            range.setStart(code, [...code.textContent].slice(0, col - 1).join('').length);
+            range.setEnd(code, [...code.textContent].slice(0, col).join('').length);
+            const pad = document.querySelector('.text-at .caret-pad').getBoundingClientRect();
+            return [range.getBoundingClientRect().left, pad.right];
+        }""",
+        column,
+    )
+    assert abs(x[0] - x[1]) <= 1, (line, column, x)
+    t.page.fill("#log-text", json.dumps(LIVE_LOG))
+    t.click('[data-key="check-run"]')
+    t.page.locator("div.verdict").wait_for()
+    moves = [
+        int(e)
+        for e in t.page.eval_on_selector_all(
+            ".events li[data-move-index]", "els => els.map(e => e.dataset.moveIndex).filter(Boolean)"
+        )
+    ]
+    assert moves == sorted(moves) and len(moves) > 1
+    assert t.page.locator(".events li .move-n").count() >= 1
+    t.open("settle")
+    _rules(t)
+    t.click('[data-key="house-summary"]')
+    said = t.page.locator('[data-key="knob-steal_dealt_stack"] option:checked').inner_text()
+    assert said == "규칙 묶음대로"
+
+
+@pytest.mark.parametrize("table", ["en"], indirect=True)
+def test_a_refusal_is_said_again_in_the_new_language(table):
+    """The review's D10: a refusal on the screen is asked again when the language is switched, like a ruling."""
+    t = table
+    t.refusals_expected = True
+    t.open("settle")
+    t.click('[data-key="winner-0"]')
+    t.click('[data-key="mode-counts"]')
+    t.page.fill('[data-key="q-points-0"]', "9")
+    t.page.fill('[data-key="q-junk_units-1"]', "6")
+    t.click('[data-key="submit"]')
+    t.page.locator(".settle .problem").wait_for()
+    english = t.page.locator(".settle .problem").inner_text()
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/settle")):
+        t.click('[data-key="lang"]')
+    t.idle()
+    korean = t.page.locator(".settle .problem").inner_text()
+    assert korean != english and re.search("[가-힣]", korean)
