@@ -2360,6 +2360,13 @@ def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
     b64 = urlparse(link).fragment.split("/")[-1]
     assert "=" not in b64 and json.loads(base64.urlsafe_b64decode(b64 + "=" * (-len(b64) % 4))) == body
     mine = t.page.locator(".ruling .payment").first.inner_text()
+    # the text for a group chat: the ruling's lines in the page's language, then the link
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=t.base)
+    t.thumb('[data-key="share-text-settle"]')
+    t.page.locator(".share-said").filter(has_text="복사").wait_for()
+    text = t.page.evaluate("navigator.clipboard.readText()")
+    assert text.startswith("판정 · 갑 승리 9점") and "을 → 갑: 9점 + 1고 = 10 → 피박 ×2" in text
+    assert "40점 · 4,000원" in text and text.endswith(link)
     # the picture: a PNG, saved or shared
     with t.page.expect_download() as download:
         t.thumb('[data-key="share-png-settle"]')

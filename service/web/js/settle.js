@@ -545,7 +545,7 @@ export function view() {
     state.result
       ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale, go: winnerGo(state.result) })
       : null,
-    state.result && !state.stale ? shareBar("settle", () => state.result.request, () => rulingLines(state.result.settlement)) : null);
+    state.result && !state.stale ? shareBar("settle", () => state.result.request, () => rulingLines(state.result.settlement, winnerGo(state.result))) : null);
 }
 
 const winnerGo = (result) => (result.request.players.find((p) => p.id === result.settlement.winner) || {}).go_count || 0;

@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { reach } from "./app.js";
-import { rulingView, problemView, headline } from "./ruling.js";
+import { formulaText, rulingView, problemView, headline } from "./ruling.js";
 import { t, number, language } from "./words.js";
 
 export const KINDS = ["settle", "evening", "check"];
@@ -110,9 +110,12 @@ export function shareBar(kind, body, lines) {
 }
 
 // A ruling said in lines (the text and the picture of a settle).
-export function rulingLines(s) {
+export function rulingLines(s, go = null) {
   const lines = [`${t("ruling")} · ${headline(s, (x) => x)}`];
-  for (const p of s.payments) lines.push(`${t("pays", { from: p.from, to: p.to })} ${t("points", { n: number(p.points) })} · ${t("money", { n: number(p.amount) })}`);
+  // each payment with its arithmetic, as the ruling on the page shows it
+  for (const p of s.payments) {
+    lines.push(`${t("pays", { from: p.from, to: p.to })}: ${formulaText(s, p, go) || `${t("points", { n: number(p.points) })} · ${t("money", { n: number(p.amount) })}`}`);
+  }
   if (s.sale) lines.push(s.sale.reason);
   return lines;
 }
@@ -156,7 +159,7 @@ export function sharedView() {
   if (opened.kind === "settle") {
     const winner = (opened.body.players || []).find((p) => p.id === a.winner);
     return h("section", { class: "shared", "data-shared": "settle" }, title, rulingView(a, (x) => x, null, { go: winner ? winner.go_count || 0 : null }),
-      shareBar("settle", () => opened.body, () => rulingLines(a)));
+      shareBar("settle", () => opened.body, () => rulingLines(a, winner ? winner.go_count || 0 : null)));
   }
   if (opened.kind === "evening") {
     const people = a.people || opened.body.people;
