@@ -145,7 +145,7 @@ function multipliersText(settlement) {
 export function addHand({ players, preset, knobs = {}, stake, settle, replay }) {
   if (!ledger.people) {
     Object.assign(ledger, { people: [...players], first_dealer: players[0], preset, knobs: { ...knobs }, stake });
-  } else if (!players.every((p) => ledger.people.includes(p)) || (ledger.preset && preset && preset !== ledger.preset && !active().length && ledger.hands.length)) {
+  } else if (!players.every((p) => ledger.people.includes(p))) {
     return { ok: false };
   }
   if (!ledger.preset) Object.assign(ledger, { preset, knobs: { ...knobs }, stake });
