@@ -2292,6 +2292,8 @@ def test_a_ledger_of_four_with_the_brights_sold(thumb):
     assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [
         _money(t, v) for v in (-300, 700, -800, 400)
     ]
+    # four long names fit the phone's width: the page never scrolls sideways
+    assert t.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     # the people are the ledger's own: kept through a reload
     t.reload()
     assert t.page.locator(".ledger-table thead").inner_text().split()[2:] == names

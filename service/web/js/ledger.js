@@ -188,7 +188,7 @@ function table() {
   const zero = Object.fromEntries(people.map((p) => [p, 0]));
   const last = answered() && ruled.length ? ruled[ruled.length - 1].totals : null;
   let k = -1; // the place of a hand among those sent
-  return h("table", { class: "ledger-table" },
+  return h("table", { class: people.length > 3 ? "ledger-table many" : "ledger-table" },
     h("caption", { class: "sr" }, t("ledger")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
@@ -509,7 +509,7 @@ export function view() {
   return h("section", { class: "ledger" },
     h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
     // the table and its totals first: what the table looks at between hands
-    ledger.hands.length ? h("div", { class: "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
+    ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),
     ledger.problem ? problemView({ body: ledger.problem }) : null,
     a && a.transfers.length
