@@ -423,6 +423,13 @@ def test_settle_picture_fits_long_names(table):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def _worker_in_charge(t: Table) -> None:
+    """Wait until the service worker has its copy of the page and answers for it: a reload offline before
+    then gets the browser's own error page (issue 30: a condition, never a wait of some seconds)."""
+    t.page.evaluate("navigator.serviceWorker.ready")  # installed, with its copy of the page
+    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
 def test_settle_while_the_service_is_unreachable(table):
     t = table
     t.offline_expected = True
@@ -447,8 +454,7 @@ def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_
     t = table
     t.offline_expected = True
     t.open("settle")
-    t.page.evaluate("navigator.serviceWorker.ready")  # installed, with its copy of the page
-    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    _worker_in_charge(t)
     entered = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
     _tap(t, *entered)
     t.click('[data-key="winner-0"]')
@@ -1931,6 +1937,7 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
         t.page.fill(f'[data-key="person-{i}"]', name)
     t.click('[data-key="ledger-start"]')
     t.page.locator(".ledger-quick").wait_for()
+    _worker_in_charge(t)  # the page is reloaded offline below
     t.context.set_offline(True)
     t.click('[data-key="lq-winner-null"]')  # a nagari
     t.page.locator(".offline").wait_for()
