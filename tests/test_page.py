@@ -423,6 +423,13 @@ def test_settle_picture_fits_long_names(table):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def _worker_in_charge(t: Table) -> None:
+    """Wait until the service worker has its copy of the page and answers for it: a reload offline before
+    then gets the browser's own error page (issue 30: a condition, never a wait of some seconds)."""
+    t.page.evaluate("navigator.serviceWorker.ready")  # installed, with its copy of the page
+    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
 def test_settle_while_the_service_is_unreachable(table):
     t = table
     t.offline_expected = True
@@ -447,8 +454,7 @@ def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_
     t = table
     t.offline_expected = True
     t.open("settle")
-    t.page.evaluate("navigator.serviceWorker.ready")  # installed, with its copy of the page
-    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    _worker_in_charge(t)
     entered = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
     _tap(t, *entered)
     t.click('[data-key="winner-0"]')
@@ -512,7 +518,7 @@ def test_settle_the_readme_dispute_by_thumb(thumb):
     t.thumb('[data-key="add-ledger"]', scroll=False)
     t.thumb('[data-key="nav-ledger"]', goes=True)
     assert t.taps - entry[0] == 2 and t.page.locator('.ledger-table tr[data-hand="1"]').count() == 1
-    t.thumb('[data-key="ledger-nagari"]')
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
     assert (
         t.taps - entry[0] == 3 and t.scrolls == entry[1] and t.page.locator(".carry").get_attribute("data-carry") == "1"
     )
@@ -937,10 +943,15 @@ def test_live_double_tap_on_the_flipped_card_enters_one_turn(table):
     _card(t, move["play"])
     t.click(f'[data-choice="{move["capture"]}"]')
     _card(t, move["bonus_flipped"][0])
+    replays: list[str] = []
+    t.page.on("request", lambda r: replays.append(r.url) if r.url.endswith("/v1/replay") else None)
     with t.page.expect_response(lambda r: r.url.endswith("/v1/replay")):
         t.page.locator(f'.entry [data-card="{move["draw"]}"]').dblclick()
     _wait_moves(t, 1)
-    t.page.wait_for_timeout(300)  # a second replay, had the second tap made one, would be in by now
+    # both taps' handlers ran within the double click: a second replay would be on its way or answered by
+    # now, and the page idle only once it is (a condition, not a wait of some milliseconds)
+    t.idle()
+    assert len(replays) == 1, replays
     # the second tap is not B's played card: B's turn starts afresh
     assert _step_now(t) == "play" and names[1] in t.page.locator("#turn-prompt").inner_text()
     assert t.page.evaluate("JSON.parse(localStorage.getItem('gostop.live')).draft") == {}
@@ -1177,15 +1188,19 @@ def test_nothing_is_erased_without_a_question_or_an_undo(table):
     t.click('[data-key="new-game"]')  # in the ledger now: no question
     t.page.wait_for_selector('[data-key="live-start"]')
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
+    t.click('[data-key="lq-winner-null"]')
     assert t.page.locator(".ledger-table tbody tr").count() == 2
-    t.click('[data-key="ledger-undo"]')
-    assert t.page.locator(".ledger-table tbody tr").count() == 1
-    t.reload()  # the hand taken out is kept to be put back, through a reload too
-    t.click('[data-key="ledger-restore"]')
-    rows = t.page.locator(".ledger-table tbody tr")
+    # a hand taken out stays on the page, struck out with its reason, to be put back (issue 27)
+    t.click('[data-key="edit-2"]')
+    t.click('[data-key="edit-remove"]')
+    assert t.page.locator(".ledger-table tbody tr[data-removed]").count() == 1
+    t.reload()  # kept through a reload too
+    t.click('[data-key="edit-2"]')
+    t.click('[data-key="edit-restore"]')
+    rows = t.page.locator(".ledger-table tbody tr[data-outcome]")
+    rows.nth(1).wait_for()
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["chongtong", "nagari"]
-    assert t.page.locator('[data-key="ledger-restore"]').count() == 0
+    assert t.page.locator(".ledger-table tbody tr[data-removed]").count() == 0
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
@@ -1228,7 +1243,7 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     t.page.locator(".added").wait_for()
     # hand 2: nagari, entered in the ledger
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
+    t.click('[data-key="lq-winner-null"]')
     assert t.page.locator(".carry").get_attribute("data-carry") == "1"
     # hand 3: settled from the ledger; the nagari carry is there by itself
     t.click('[data-key="ledger-settle"]')
@@ -1491,9 +1506,13 @@ def test_every_control_is_at_least_44_px(table):
     t.page.locator(".added").wait_for()
     _controls_fit_a_thumb(t, "settle, added to the ledger")
     t.open("ledger")
-    t.click('[data-key="ledger-nagari"]')
-    t.click('[data-key="ledger-undo"]')
+    t.click('[data-key="lq-winner-null"]')
+    t.click('[data-key="edit-2"]')
+    _controls_fit_a_thumb(t, "ledger, a hand to correct or take out")
+    t.click('[data-key="edit-remove"]')
     _controls_fit_a_thumb(t, "ledger, a hand taken out")
+    t.click('[data-key="lq-winner-0"]')
+    _controls_fit_a_thumb(t, "ledger, the next hand's entry")
     t.open("live")
     t.click('[data-key="live-rules"]')
     t.page.select_option('[data-key="chongtong-seat"]', "0")
@@ -1815,8 +1834,8 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
     t.thumb_type('[data-key="q-ribbons-1"]', "1")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
-    t.thumb('[data-key="q-cup-1-animal"]')  # the cup among B's animals: counted there at once
-    assert t.page.locator('[data-key="q-animals-1"]').input_value() == "1"
+    t.thumb('[data-key="q-cup-1-animal"]')  # the cup as B's animal: asked apart, in no count (issue 27)
+    assert t.page.locator('[data-key="q-animals-1"]').input_value() == ""
     _controls_fit_a_thumb(t, "settle, the quick entry")
     t.shot("settle-quick")
     body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
@@ -1853,16 +1872,12 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
     t = thumb
     _needs(t.base, "declared")
     names = t.names[:3]
-    t.open("settle")
-    # the evening's table, set once (not counted: the players of every hand of the evening)
-    t.click('[data-key="rules-summary"]')
-    t.page.select_option('[data-key="players"]', "3")
-    t.page.wait_for_selector("#seat-tab-2")
-    t.open("ledger")
+    # the evening's people, set once at the ledger (not counted here: the evening's test counts them)
+    _people(t, names)
     _without_the_evening(t)
     t.taps = t.scrolls = t.typed = 0
     # A stopped at 4 (hongdan and 10 junk); B holds a bright and 5 junk (pibak); C an animal and 8 junk
-    t.thumb('[data-key="lq-winner-0"]')
+    t.thumb('[data-key="lq-winner-0"]', goes=True)
     t.thumb_type('[data-key="q-points-0"]', "4")
     t.thumb_type('[data-key="q-ribbons-0"]', "3")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
@@ -1890,11 +1905,11 @@ def test_quick_entry_puts_a_3p_hand_into_the_ledger_by_thumb(thumb):
         f"−400{won}",
     ]
     # the quick entry is ready for the next hand; a nagari, then a hand that pays double by the service's carry
-    assert t.page.locator('[data-key="q-points-0"]').input_value() == "0"
-    t.thumb('[data-key="ledger-nagari"]')
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until the next winner is chosen
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
     t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
     assert t.page.locator(".carry").get_attribute("data-carry") == "1"
-    t.thumb('[data-key="lq-winner-1"]')
+    t.thumb('[data-key="lq-winner-1"]', goes=True)
     t.thumb_type('[data-key="q-points-1"]', "3")
     t.thumb_type('[data-key="q-brights-1"]', "3")
     t.thumb_type('[data-key="q-brights-0"]', "1")
@@ -1925,10 +1940,19 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.offline_expected = True
     b = t.names[1]
     t.open("ledger")
+    t.click('[data-key="people-2"]')
+    for i, name in enumerate(t.names[:2]):
+        t.page.fill(f'[data-key="person-{i}"]', name)
+    t.click('[data-key="ledger-start"]')
+    t.page.locator(".ledger-quick").wait_for()
+    _worker_in_charge(t)  # the page is reloaded offline below
     t.context.set_offline(True)
-    t.click('[data-key="lq-winner-null"]')
-    t.click('[data-key="ledger-quick-add"]')  # a nagari
+    t.click('[data-key="lq-winner-null"]')  # a nagari
     t.page.locator(".offline").wait_for()
+    # a row not checked yet says what was entered (the review's D6), and the totals say they wait
+    said = t.page.locator('.ledger-table tr[data-hand="1"][data-pending] td').inner_text()
+    assert said.startswith(("나가리", "Nagari")), said
+    assert t.page.locator(".ledger-table .totals.pending").count() == 1
     t.click('[data-key="lq-winner-0"]')
     # a 2-player hand: a stop needs 7 points (RULES.md 7, 10)
     t.page.fill('[data-key="q-points-0"]', "7")
@@ -2043,3 +2067,528 @@ def test_rules_panel_offers_the_house_rules(table):
     t.page.wait_for_selector(".ruling")
     assert t.page.locator(".payment").get_attribute("data-points") == "16"  # 8, x2 gwangbak
     _controls_fit_a_thumb(t, "settle, the house rules open")
+
+
+# --- issue 27: the whole table on the page -------------------------------------------------------------
+
+EVENING_NAMES = {"ko": ["철수", "영희", "민수"], "en": ["Chulsoo", "Younghee", "Minsoo"]}
+
+
+def _people(t: Table, names: list[str], *, count: int = 3, first: int = 0, extra=None) -> None:
+    """The ledger's people, set once at its top (counted: the evening's budget includes them)."""
+    t.open("ledger")
+    if count != 3:
+        t.thumb(f'[data-key="people-{count}"]')
+    for i, name in enumerate(names):
+        t.thumb_type(f'[data-key="person-{i}"]', name)
+    if first:
+        t.thumb(f'[data-key="first-{first}"]')
+    if extra:
+        extra()
+    t.thumb('[data-key="ledger-start"]', goes=True)
+    t.page.locator(".ledger-quick").wait_for()
+
+
+def _quick_hand(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, ...] = ()) -> int:
+    """One hand through the folded entry under the table: who won (opens it), the counts said, add. Returns
+    the taps it took."""
+    before = t.taps
+    t.thumb(f'[data-key="lq-winner-{winner}"]', goes=True)
+    for key in steps:
+        t.thumb(f'[data-key="{key}-plus"]')
+    for key, value in typed.items():
+        t.thumb_type(f'[data-key="q-{key}"]', value)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    return t.taps - before
+
+
+def _money(t: Table, v: int) -> str:
+    sign = "+" if v > 0 else "−" if v < 0 else ""
+    return f"{sign}{abs(v):,}" + ("원" if t.lang == "ko" else "")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
+    """Issue 27, 3: the review's evening (page-2026-12-r2.md, flow 5): three people named at the ledger, six
+    hands (a nagari among them) in at most 40 taps and 6 scrolls, each quick hand in at most 8; the table and
+    its totals first, the entry folded after each hand; the money exact to the won."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    cs, yh, ms = 0, 1, 2
+    _people(t, names)
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until a winner is chosen
+    per_hand = [
+        # 1: Chulsoo 3 brights; Younghee holds a bright, Minsoo none (gwangbak)
+        _quick_hand(t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"}),
+    ]
+    before = t.taps
+    t.thumb('[data-key="lq-winner-null"]', goes=True)  # 2: a nagari, one tap
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    per_hand.append(t.taps - before)
+    per_hand += [
+        # 3: Younghee 4 (x2 carry); Chulsoo pibak
+        _quick_hand(t, yh, {"points-1": "4", "junk_units-1": "13", "junk_units-0": "5", "junk_units-2": "8"}),
+        # 4: Minsoo 5, a go and a shake; Chulsoo pibak
+        _quick_hand(
+            t,
+            ms,
+            {"points-2": "5", "junk_units-2": "14", "junk_units-0": "5", "junk_units-1": "7"},
+            ("lq-go-2", "lq-shakes-2"),
+        ),
+        # 5: Chulsoo four brights and 12 junk (7); Younghee pibak, Minsoo gwangbak
+        _quick_hand(
+            t,
+            cs,
+            {
+                "points-0": "7",
+                "brights-0": "4",
+                "junk_units-0": "12",
+                "brights-1": "1",
+                "junk_units-1": "5",
+                "junk_units-2": "8",
+            },
+        ),
+        # 6: Younghee 7 ribbons (3)
+        _quick_hand(t, yh, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"}),
+    ]
+    t.page.locator('.ledger-table tr[data-hand="6"][data-outcome="stop"]').wait_for()
+    _taps(t, "the review's evening, six hands of three")
+    assert max(per_hand) <= 8, per_hand
+    assert t.taps <= 40 and t.scrolls <= 6, (t.taps, t.scrolls, per_hand)
+    # the review's table, to the won
+    rows = {
+        1: (900, -300, -600),
+        2: (0, 0, 0),
+        3: (-1600, 2400, -800),
+        4: (-2400, -1200, 3600),
+        5: (2800, -1400, -1400),
+        6: (-300, 600, -300),
+    }
+    for n, values in rows.items():
+        row = t.page.locator(f'.ledger-table tr[data-hand="{n}"]')
+        assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [_money(t, v) for v in values], n
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [
+        _money(t, v) for v in (-600, 100, 500)
+    ]
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
+    transfers = {
+        (li.get_attribute("data-from"), li.get_attribute("data-to"), li.get_attribute("data-amount"))
+        for li in t.page.locator(".transfers li").all()
+    }
+    assert transfers == {(names[cs], names[yh], "100"), (names[cs], names[ms], "500")}
+    # the table and its totals come before the entry; the entry is folded
+    tops = t.page.eval_on_selector_all(
+        ".ledger-table, .ledger-quick", "els => els.map(e => e.getBoundingClientRect().top)"
+    )
+    assert tops[0] < tops[1]
+    assert t.page.locator('[data-key="q-points-0"]').count() == 0
+    t.page.evaluate("window.scrollTo(0, 0)")
+    t.shot("ledger-evening")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_the_cup_as_double_junk_is_not_a_trap(thumb):
+    """Issue 27, 1 (the review's D2): B's cup said as 쌍피 beside 6 junk is 8 junk units, not pibak: 20 points,
+    not 40. The junk field counts what its label says (the cup is chosen apart), the labels are not cut at
+    390 px, and the ruling shows its arithmetic: 9 + 1 go = 10 -> gwangbak x2 -> 20 points, 2,000."""
+    t = thumb
+    t.open("settle")
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "9")
+    t.thumb('[data-key="go-0-plus"]')
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-animals-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-ribbons-1"]', "1")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    t.thumb('[data-key="q-cup-1-junk"]')
+    assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "6"  # the field keeps what was said
+    cut = t.page.eval_on_selector_all(
+        ".qlabel, .qcup .segment", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], f"labels cut at 390 px: {cut}"
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    t.page.wait_for_selector(".ruling")
+    assert body["players"][1]["declared"]["junk_units"] == 8 and body["players"][1]["declared"]["cup"] == "junk"
+    b = t.names[1]
+    payment = t.page.locator(f'.payment[data-from="{b}"]')
+    assert payment.get_attribute("data-points") == "20"
+    formula = payment.locator(".formula").inner_text()
+    want = {
+        "ko": "9점 + 1고 = 10 → 광박 ×2 → 20점 · 2,000원",
+        "en": "9 points + 1 go = 10 → gwangbak ×2 → 20 points · 2,000",
+    }[t.lang]
+    assert formula == want
+    # the score said, with the counts it came with (not "brights 3 · junk 1" under "9 points")
+    assert t.page.locator(".ruling [data-declared]").count() == 1 and t.page.locator(".ruling .items").count() == 0
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_loser_nobody_counted_is_asked_about_not_sent_as_nothing(thumb):
+    """Issue 27, 1 (the review's D3): a loser of whom nothing was said is not sent as "captured nothing" (who
+    pays nothing): the page asks "민수는 아무것도 못 먹었나요?"; yes writes it down, and the ledger row says why
+    that loser pays 0."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    t.thumb('[data-key="lq-winner-0"]', goes=True)
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-brights-1"]', "1")
+    sent: list[str] = []
+    t.page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="ledger-quick-add"]')
+    t.page.locator(".ask-empty").wait_for()
+    assert t.page.locator(".ask-empty").inner_text().startswith("민수는 아무것도 못 먹었나요?")
+    assert sent == [] and t.page.locator(".ledger-table").count() == 0  # nothing written, nothing asked
+    # yes: 민수 captured nothing, and pays nothing by the rule, said in the row
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="q-empty-yes-2"]')
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert row.locator(f'[data-player="{names[2]}"]').inner_text() == "0원"
+    assert "아무것도 못 먹은 사람 면제" in row.locator(".multipliers").inner_text()
+
+
+FOUR = {"ko": ["철수", "영희", "민수", "지훈"], "en": ["Chulsoo", "Younghee", "Minsoo", "Jihoon"]}
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_a_ledger_of_four_with_the_brights_sold(thumb):
+    """Issue 27, 2 (the review's D1, D4): four people named once at the ledger, three playing each hand; the
+    fourth from the dealer sits out and sells the brights he shows (RULES.md 4.5), the sale paid by the two who
+    are not the dealer; the dealer turns as the service says; one who chose to sit out sells nothing."""
+    t = thumb
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    # hand 1, dealer Chulsoo: Jihoon (the fourth from the dealer) sits out and shows two brights
+    assert t.page.locator(f'[data-key="sit-{jh}"]').is_checked()
+    assert t.page.locator(f'[data-key="sit-{cs}"]').is_disabled()  # the dealer plays
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    body = None
+
+    def add() -> None:
+        nonlocal body
+        body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+
+    t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)
+    t.thumb_type(f'[data-key="q-points-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{cs}"]', "1")
+    t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "8")
+    add()
+    hand = body["hands"][0]["settle"]
+    assert body["people"] == names and body["first_dealer"] == names[cs]
+    assert hand["sit_out"] == {"player": names[jh], "seat": 4, "hand": ["jan-bright", "aug-bright"]}
+    assert sorted(p["id"] for p in hand["players"]) == sorted(names[:3])
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
+        _money(t, v) for v in (-300, 700, -800, 400)
+    ]
+    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+    # hand 2, dealer Younghee (the winner): Minsoo chooses to sit out (seat 2) and sells nothing; a nagari
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
+    assert t.page.locator(f'[data-key="sit-{cs}"]').is_checked()  # the fourth from the new dealer, by default
+    t.thumb(f'[data-key="sit-{ms}"]')
+    assert (
+        t.page.locator(f'[data-key="sit-{ms}"]').is_checked()
+        and not t.page.locator(f'[data-key="sit-{cs}"]').is_checked()
+    )
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="lq-winner-null"]', goes=True))
+    assert body["hands"][1]["settle"]["sit_out"] == {"player": names[ms], "seat": 2, "hand": []}
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [
+        _money(t, v) for v in (-300, 700, -800, 400)
+    ]
+    # four long names fit the phone's width: the page never scrolls sideways
+    assert t.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # the people are the ledger's own: kept through a reload
+    t.reload()
+    assert t.page.locator(".ledger-table thead").inner_text().split()[2:] == names
+    t.page.evaluate("window.scrollTo(0, 0)")
+    t.shot("ledger-four")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_settle_four_at_the_table_names_the_seller_and_his_brights(thumb):
+    """Issue 27, 2: Settle seats four; the fourth sits out and sells the brights shown, and the ruling says
+    the sale (the review's flow 3: the 광팔기 house rule did nothing)."""
+    t = thumb
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    assert t.page.locator('[data-key="knob-gwang_palgi"]').is_checked()
+    _rules(t)
+    t.page.locator("details.rules > summary").click()
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-mar-bright"]')
+    t.thumb('[data-key="shown-dec-bright"]')
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-ribbons-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-1"]', "8")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    assert body["sit_out"]["seat"] == 4 and body["sit_out"]["hand"] == ["jan-bright", "mar-bright", "dec-bright"]
+    assert len(body["players"]) == 3
+    sale = t.page.locator(".ruling .sale")
+    sale.wait_for()
+    assert "광을 팔았습니다" in sale.inner_text() and "3점" in sale.inner_text()
+
+
+def _b64(value) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(json.dumps(value, ensure_ascii=False).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
+    """Issue 27, 4: a ruling's share link (/#/settle/<base64url of the /v1/settle body>) opened in a fresh
+    browser context (another phone, nothing stored) shows the same ruling, computed there; the text and the
+    picture (PNG) say it in the page's language."""
+    t = thumb
+    t.open("settle")
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "9")
+    t.thumb('[data-key="go-0-plus"]')
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-animals-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    t.page.wait_for_selector(".ruling")
+    t.thumb('[data-key="share-settle"]')
+    link = t.page.locator('[data-key="share-link-settle"]').input_value()
+    assert "/#/settle/" in link
+    import base64
+    from urllib.parse import urlparse
+
+    b64 = urlparse(link).fragment.split("/")[-1]
+    assert "=" not in b64 and json.loads(base64.urlsafe_b64decode(b64 + "=" * (-len(b64) % 4))) == body
+    mine = t.page.locator(".ruling .payment").first.inner_text()
+    # the text for a group chat: the ruling's lines in the page's language, then the link
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=t.base)
+    t.thumb('[data-key="share-text-settle"]')
+    t.page.locator(".share-said").filter(has_text="복사").wait_for()
+    text = t.page.evaluate("navigator.clipboard.readText()")
+    assert text.startswith("판정 · 갑 승리 9점") and "을 → 갑: 9점 + 1고 = 10 → 피박 ×2" in text
+    assert "40점 · 4,000원" in text and text.endswith(link)
+    # the picture: a PNG, saved or shared
+    with t.page.expect_download() as download:
+        t.thumb('[data-key="share-png-settle"]')
+    png = Path(download.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
+    # another phone: a fresh context, the link opened
+    other = browser.new_context(viewport=TALL_PHONE, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        page.goto(link)
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="settle"] .ruling .payment').first.wait_for()
+        assert page.locator(".ruling .payment").first.inner_text() == mine
+        assert page.locator(".formula").first.inner_text().startswith("9점 + 1고 = 10")
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_the_ledger_and_a_checked_log_have_share_links(thumb, browser):
+    """Issue 27, 4: the ledger's link (/#/evening/<b64>) and a checked text log's (/#/check/<b64> of the log
+    as a JSON string) open the same totals and the same verdict in a fresh context."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    t.thumb('[data-key="share-evening"]')
+    evening = t.page.locator('[data-key="share-link-evening"]').input_value()
+    text_log = "갑 을\n3핑1 3핑2\n"
+    check = f"{t.base}/#/check/{_b64(text_log)}"
+    other = browser.new_context(viewport=TALL_PHONE, locale="ko")
+    try:
+        page = other.new_page()
+        page.goto(evening)
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="evening"] [data-total]').first.wait_for()
+        assert [page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+        page.goto(check)
+        page.locator(".check-log .verdict").wait_for()
+        assert page.locator('[data-key="log-text"]').input_value() == text_log
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
+    """Issue 27, 3: a hand's row tapped, a reason said: removed (kept on the page, struck out, with the reason,
+    and out of the totals; put back with a tap), or corrected (its counts back in the entry; the new hand in
+    its place, the reason beside it)."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    _quick_hand(t, 1, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
+    # hand 2 was entered twice by mistake: removed, with the reason
+    t.thumb('[data-key="edit-2"]')
+    t.thumb_type('[data-key="edit-reason"]', "두 번 적음")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="edit-remove"]', goes=True)
+    t.idle()
+    removed = t.page.locator('.ledger-table tr[data-hand="2"][data-removed]')
+    assert "두 번 적음" in removed.inner_text()
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    # hand 1 had the wrong points: corrected, the counts come back in the entry
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "점수 잘못")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    assert t.page.locator('[data-key="q-points-0"]').input_value() == "3"
+    assert t.page.locator('[data-key="q-brights-1"]').input_value() == "1"
+    t.thumb_type('[data-key="q-points-0"]', "4")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert "점수 잘못" in t.page.locator('.ledger-table tr[data-hand="1"][data-removed]').inner_text()
+    fixed = t.page.locator('.ledger-table tr[data-hand="2"]')
+    assert "점수 잘못" in fixed.inner_text() and fixed.locator(f'[data-player="{names[0]}"]').inner_text() == "+1,200원"
+    # the removed hand comes back with a tap
+    t.thumb('[data-key="edit-3"]')
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="edit-restore"]', goes=True)
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+
+
+def test_a_short_phone_fits_the_live_grid_and_a_phone_on_its_side_uses_the_width(browser, server):
+    """Issue 27, 5 (the review's D13, D14): at 360 x 640 the live game's whole grid and its turn are on the
+    screen after the deal, without a scroll, every card still 44 px a side; on its side (844 x 390) the grid is
+    two columns of months and a month's English name is not split."""
+    for viewport, lang in (({"width": 360, "height": 640}, "en"), ({"width": 844, "height": 390}, "en")):
+        context = browser.new_context(viewport=viewport, locale=lang)
+        context.set_default_timeout(10_000)
+        t = Table(context, server, lang)
+        try:
+            _start_live(t)
+            t.idle()
+            deck = t.page.locator(".entry .deck")
+            cards = t.page.eval_on_selector_all(
+                ".entry .deck .card",
+                "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])",
+            )
+            assert min(w for w, _ in cards) >= 43.5 and min(h for _, h in cards) >= 43.5
+            rows = t.page.eval_on_selector_all(
+                ".entry .month-row", "els => els.map(e => e.getBoundingClientRect().top)"
+            )
+            if viewport["width"] == 360:
+                assert t.page.evaluate("scrollY") == 0 and t.in_sight(deck), "the grid needs a scroll at 360 x 640"
+                assert t.in_sight(t.page.locator("#turn-prompt"))
+                # every tab beside the language button, none cut (D14)
+                assert t.all_in_sight("nav a")
+                right = t.page.eval_on_selector_all(
+                    "nav a", "els => Math.max(...els.map(e => e.getBoundingClientRect().right))"
+                )
+                assert right <= t.page.locator(".lang").bounding_box()["x"] + 0.5
+            else:
+                assert rows[0] == rows[1], "two months a row on a phone on its side"
+                labels = t.page.eval_on_selector_all(
+                    ".entry .month-label",
+                    "els => els.filter(e => e.getClientRects().length > 2).map(e => e.textContent)",
+                )
+                assert labels == [], f"month names split: {labels}"
+            assert t.errors == []
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_the_offline_banner_leaves_every_tab_in_sight(table):
+    """The review's D15: the banner that says the service cannot be reached sits beside the four tabs, not over
+    the check's tab."""
+    t = table
+    t.offline_expected = True
+    t.open("settle")
+    t.click('[data-key="winner-0"]')
+    t.context.set_offline(True)
+    t.click('[data-key="submit"]')
+    t.page.locator(".top .offline").wait_for()
+    assert t.all_in_sight("nav a")
+    right = t.page.eval_on_selector_all("nav a", "els => Math.max(...els.map(e => e.getBoundingClientRect().right))")
+    assert right <= t.page.locator(".top .offline").bounding_box()["x"] + 0.5
+    t.context.set_offline(False)
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_the_review_s_small_defects_of_the_check_and_the_rules(table):
+    """The review's D11, D12, D16: the caret under a card a text log cannot read sits under that card when
+    Hangul comes before it; a checked log's events read in order with their move numbers; the house rule whose
+    -1 means "as the rule set" says so in words."""
+    t = table
+    t.refusals_expected = True
+    t.open("check")
+    t.page.fill("#log-text", "갑 을\n깔린패 1광 3핑2\n")
+    t.click('[data-key="check-run"]')
+    t.page.locator(".text-at").wait_for()
+    column = int(t.page.locator(".text-at").get_attribute("data-column"))
+    line = t.page.locator(".text-at code").inner_text()
+    # the caret's x is the x of the column's character in the line above it
+    x = t.page.evaluate(
+        """(col) => {
+            const code = document.querySelector('.text-at code').firstChild;
+            const range = document.createRange();
+            range.setStart(code, [...code.textContent].slice(0, col - 1).join('').length);
+            range.setEnd(code, [...code.textContent].slice(0, col).join('').length);
+            const pad = document.querySelector('.text-at .caret-pad').getBoundingClientRect();
+            return [range.getBoundingClientRect().left, pad.right];
+        }""",
+        column,
+    )
+    assert abs(x[0] - x[1]) <= 1, (line, column, x)
+    t.page.fill("#log-text", json.dumps(LIVE_LOG))
+    t.click('[data-key="check-run"]')
+    t.page.locator("div.verdict").wait_for()
+    moves = [
+        int(e)
+        for e in t.page.eval_on_selector_all(
+            ".events li[data-move-index]", "els => els.map(e => e.dataset.moveIndex).filter(Boolean)"
+        )
+    ]
+    assert moves == sorted(moves) and len(moves) > 1
+    assert t.page.locator(".events li .move-n").count() >= 1
+    t.open("settle")
+    _rules(t)
+    t.click('[data-key="house-summary"]')
+    said = t.page.locator('[data-key="knob-steal_dealt_stack"] option:checked').inner_text()
+    assert said == "규칙 묶음대로"
+
+
+@pytest.mark.parametrize("table", ["en"], indirect=True)
+def test_a_refusal_is_said_again_in_the_new_language(table):
+    """The review's D10: a refusal on the screen is asked again when the language is switched, like a ruling."""
+    t = table
+    t.refusals_expected = True
+    t.open("settle")
+    t.click('[data-key="winner-0"]')
+    t.click('[data-key="mode-counts"]')
+    t.page.fill('[data-key="q-points-0"]', "9")
+    t.page.fill('[data-key="q-junk_units-1"]', "6")
+    t.click('[data-key="submit"]')
+    t.page.locator(".settle .problem").wait_for()
+    english = t.page.locator(".settle .problem").inner_text()
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/settle")):
+        t.click('[data-key="lang"]')
+    t.idle()
+    korean = t.page.locator(".settle .problem").inner_text()
+    assert korean != english and re.search("[가-힣]", korean)

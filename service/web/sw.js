@@ -8,7 +8,7 @@ const PAGE = [
   "/favicon.ico",
   "/table/icon.svg",
   "/table/table.css",
-  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "offline", "live", "ledger", "check"]
+  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "offline", "live", "ledger", "check", "shared", "share"]
     .map((name) => `/table/js/${name}.js`),
   "/v1/cards",
   "/v1/rules",

@@ -6,7 +6,8 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { app, reach } from "./app.js";
-import { hasGame, logOf } from "./live.js";
+import { offers } from "./shared.js";
+import { rulingLines, shareBar } from "./share.js";
 import { eventsView, movesView } from "./log.js";
 import { rulingView, problemView } from "./ruling.js";
 import { load, save } from "./store.js";
@@ -20,6 +21,13 @@ export function init() {
 
 function store() {
   save("check", state);
+}
+
+// A log opened from a share link (/#/check/<b64>): a text log as it is, a JSON log laid out; checked at once.
+export async function openText(text) {
+  state = { text, result: null };
+  store();
+  await run();
 }
 
 export function setLog(log) {
@@ -92,7 +100,10 @@ function textAt(p) {
   const column = Number.isInteger(p.column) ? p.column : 1;
   return h("figure", { class: "text-at", "data-line": p.line, "data-column": column },
     h("figcaption", {}, t("text_at", { line: p.line, column })),
-    h("pre", {}, h("code", {}, line), "\n", h("span", { class: "caret", "aria-hidden": "true" }, " ".repeat(Math.max(0, column - 1)) + "^")));
+    // the caret under the column: the line's own text before it, unseen, takes the same width (Hangul is wider
+    // than a space in a monospace font)
+    h("pre", {}, h("code", {}, line), "\n", h("span", { class: "caret", "aria-hidden": "true" },
+      h("span", { class: "caret-pad" }, [...line].slice(0, Math.max(0, column - 1)).join("")), "^")));
 }
 
 // The verdict on the page, again in the page's new language.
@@ -153,8 +164,15 @@ function verdict() {
   return h("div", { class: "verdict ok", "data-verdict": a.status },
     h("div", { role: "status" }, h("h2", {}, t("verdict_ok"), ": ", a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player }))),
     a.settlement ? rulingView(a.settlement) : null,
-    h("h3", {}, t("events")), eventsView(a.events),
+    shareBar("check", () => (isText(state.text) ? state.text : JSON.parse(state.text)), () => checkLines(a)),
+    h("h3", {}, t("events")), eventsView(a.events, { inOrder: true }),
     r.log ? [h("h3", {}, t("moves")), movesView(moves, null)] : null);
+}
+
+// A checked log said in lines, for a group chat.
+function checkLines(a) {
+  const head = `${t("check_title")} · ${t("verdict_ok")}: ${a.status === "finished" ? t("verdict_finished") : t("verdict_progress", { p: a.next.player })}`;
+  return a.settlement ? [head, ...rulingLines(a.settlement).slice(1)] : [head];
 }
 
 export function view() {
@@ -174,14 +192,14 @@ export function view() {
       h("button", { type: "button", class: "primary", "data-key": "check-run", onclick: () => run() }, t("check_btn")),
       h("label", { class: "file-button" }, t("check_file"), h("input", { type: "file", accept: ".json,application/json,.txt,text/plain", "data-key": "log-file", onchange: openFile })),
       h("button", { type: "button", "data-key": "load-live", onclick: () => {
-        if (!hasGame()) {
+        if (!offers.live?.hasGame()) {
           state.result = { noGame: true };
           store();
         } else {
-          const text = JSON.stringify(logOf(), null, 1);
+          const text = JSON.stringify(offers.live.logOf(), null, 1);
           // a pasted log is not replaced without a question
           if (state.text.trim() && state.text !== text && !window.confirm(t("confirm_replace_log"))) return;
-          setLog(logOf());
+          setLog(offers.live.logOf());
         }
         app.rerender();
       } }, t("load_live"))),

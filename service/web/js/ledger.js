@@ -4,75 +4,114 @@
 // The page keeps only what was entered (each hand as the /v1/settle body or the finished /v1/replay log it
 // came from) and does no arithmetic of its own.
 //
-// A hand comes from Settle, from a finished live game, from the quick entry here (the counts the table says:
-// quick.js), or is a nagari. Entered while the service cannot be reached, it is kept and shown as not
-// checked yet; the whole evening is asked again, in order, when the service answers.
+// The ledger's people (2-5), their names, the first dealer, the rules and the stake are the ledger's own, set
+// once at its top and kept. A hand is played by as many of them as the rules seat (2 or 3); with four at a
+// table that plays 광팔기 (RULES.md 4.5) the one who sits out is named with the brights he shows, and the
+// sale is the service's to rule. The table and its totals come first; the next hand's entry is folded below
+// them, opened by choosing who won. A hand removed or corrected stays in the list with its reason.
 
 import { h, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
-import { app, presetKnobs, reach } from "./app.js";
-import { countsRow, declared, freshCounts } from "./quick.js";
-import { startFromLedger, tableNow } from "./settle.js";
+import { app, presetKnobs, presetsFor, reach } from "./app.js";
+import { CARDS, chip } from "./cards.js";
+import { askEmpty, countsRow, declared, freshCounts, unsaid, upgradeCounts } from "./quick.js";
+import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number } from "./words.js";
 import { carryText, headline, problemView } from "./ruling.js";
+import { shareBar } from "./share.js";
 
 let ledger = null;
 
-// hands: [{settle: body} | {replay: log}], as /v1/evening takes them; answer: its last answer for them all
-const empty = () => ({ version: 2, players: null, preset: null, knobs: {}, stake: 100, hands: [], answer: null, problem: null, quick: freshQuick() });
-const freshQuick = () => ({ winner: -1, go: [0, 0, 0], shakes: [0, 0, 0], bombs: [0, 0, 0], counts: freshCounts() });
+const SEATS = 5;
+// hands: [{settle: body} | {replay: log}, each with `removed: {reason}` once taken out]; answer: /v1/evening's
+// last answer for the hands not removed
+const empty = () => ({
+  version: 3, people: null, first_dealer: null, preset: null, knobs: {}, stake: 100, hands: [], answer: null, problem: null,
+  quick: freshQuick(), setup: freshSetup(), edit: null,
+});
+const freshQuick = () => ({ winner: -1, open: false, sitters: null, shown: [], go: zeros(), shakes: zeros(), bombs: zeros(), counts: freshCounts() });
+const freshSetup = () => ({ count: 3, names: ["", "", "", "", ""], first: 0, preset: null, stake: 100, gwang_palgi: true });
+const zeros = () => Array(SEATS).fill(0);
 
 export async function init() {
   ledger = load("ledger", empty);
-  if (ledger.version !== 2) {
+  if (ledger.version === 2) {
+    // the page before people of its own: its players are the people, the first of them dealt first
+    Object.assign(ledger, { version: 3, people: ledger.players, first_dealer: ledger.players ? ledger.players[0] : null });
+    delete ledger.players;
+  } else if (ledger.version !== 3) {
     // kept by an older page, which did the evening's arithmetic itself: set aside, not mixed into this one
     save("ledger-v1", ledger);
     ledger = empty();
-    store();
   }
-  ledger.quick = ledger.quick || freshQuick();
+  ledger.quick = { ...freshQuick(), ...(ledger.quick || {}) };
+  ledger.quick.counts = upgradeCounts(ledger.quick.counts);
+  for (const key of ["go", "shakes", "bombs"]) while (ledger.quick[key].length < SEATS) ledger.quick[key].push(0);
+  ledger.setup = ledger.setup || freshSetup();
+  store();
   // the carry is said with the rule set's own factor: its knobs are kept for offline use
   if (ledger.preset) await reach(() => presetKnobs(ledger.preset)).catch(() => {});
 }
 
 export function resume() {
-  if (ledger.hands.length && !answered()) evening();
+  if (active().length && !answered()) evening();
 }
 
 export function retry() {
-  if (ledger.hands.length && !answered()) evening();
+  resume();
 }
 
 function store() {
   save("ledger", ledger);
 }
 
-// The answer covers every hand entered (none waits to be checked).
-const answered = () => !!ledger.answer && ledger.answer.hands.length === ledger.hands.length;
+// The hands the evening is ruled on (a removed hand is kept on the page, not sent).
+const active = () => ledger.hands.filter((e) => !e.removed);
+const answered = () => !!ledger.answer && ledger.answer.hands.length === active().length;
 
-// Consecutive nagari hands at the end, as entered: the carry the page says while the service cannot be asked.
 function trailingNagari() {
+  const list = active();
   let n = 0;
-  for (let i = ledger.hands.length - 1; i >= 0 && ledger.hands[i].settle && ledger.hands[i].settle.winner === null; i--) n++;
+  for (let i = list.length - 1; i >= 0 && list[i].settle && list[i].settle.winner === null; i--) n++;
   return n;
 }
 
 const nagariStreak = () => (answered() ? ledger.answer.next.nagari_streak : trailingNagari());
 
+// Who deals the next hand: the service's word; while it cannot be asked, what RULES.md 11.2 says (the last
+// winner, the same dealer after a nagari).
+function nextDealer() {
+  if (answered() && ledger.answer.next?.dealer) return ledger.answer.next.dealer;
+  let dealer = ledger.first_dealer || (ledger.people || [])[0];
+  for (const e of active()) {
+    const w = e.settle ? e.settle.winner : null;
+    if (w) dealer = w;
+  }
+  return dealer;
+}
+
 export function ledgerContext() {
-  return { players: ledger.players, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, nagari_streak: nagariStreak() };
+  return { players: ledger.people, people: ledger.people, dealer: ledger.people ? nextDealer() : null, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, nagari_streak: nagariStreak() };
 }
 
 const rulesSpec = () => ({ preset: ledger.preset, ...ledger.knobs });
+export const eveningBody = () => ({ rules: rulesSpec(), people: ledger.people, first_dealer: ledger.first_dealer, stake: ledger.stake, hands: active().map(({ settle, replay }) => (settle ? { settle } : { replay })) });
 
 // Ask the service for the whole evening. Unreachable: the hands stay, marked not checked yet.
 async function evening() {
-  const body = { rules: rulesSpec(), people: ledger.players, stake: ledger.stake, hands: ledger.hands };
-  const asked = ledger.hands.length;
+  const body = eveningBody();
+  const asked = JSON.stringify(body.hands);
+  if (!body.hands.length) {
+    ledger.answer = null;
+    ledger.problem = null;
+    store();
+    app.rerender();
+    return;
+  }
   try {
     const answer = await reach(() => post("/v1/evening", body));
-    if (!answer || ledger.hands.length !== asked) return; // offline, or a hand added meanwhile (asked again)
+    if (!answer || JSON.stringify(eveningBody().hands) !== asked) return; // offline, or changed meanwhile (asked again)
     ledger.answer = answer;
     ledger.problem = null;
   } catch (error) {
@@ -84,25 +123,33 @@ async function evening() {
   app.rerender();
 }
 
+// Asked again in the page's new language (the rows' reasons are the service's sentences).
+export function relanguage() {
+  if (active().length) evening();
+}
+
 // The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
 // score, loser by loser (one loser's gwangbak is not the other's).
 function multipliersText(settlement) {
+  // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
   const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
-    .filter((c) => (c.applied ?? true) && c.factor > 1).map((c) => `${t("rule." + c.rule)} ×${c.factor}`).join(" · ")]);
+    .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
   if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
   return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
 }
 
 // Add a hand: `settle` (a /v1/settle body) or `replay` (a finished /v1/replay log); the rules, stake and carry
-// are the evening's. Refused ({ok: false}) when the ledger has other players.
+// are the evening's. A ledger without people takes the hand's players as its people; one with people refuses
+// ({ok: false}) a hand played by someone else.
 export function addHand({ players, preset, knobs = {}, stake, settle, replay }) {
-  if (ledger.hands.length === 0) {
-    Object.assign(ledger, { players: [...players], preset, knobs: { ...knobs }, stake });
-  } else if (ledger.players.join("\n") !== players.join("\n")) {
+  if (!ledger.people) {
+    Object.assign(ledger, { people: [...players], first_dealer: players[0], preset, knobs: { ...knobs }, stake });
+  } else if (!players.every((p) => ledger.people.includes(p))) {
     return { ok: false };
   }
+  if (!ledger.preset) Object.assign(ledger, { preset, knobs: { ...knobs }, stake });
   const strip = ({ rules, stake: s, nagari_streak, ...rest }) => rest;
-  ledger.removed = null;
   ledger.hands.push(settle ? { settle: strip(settle) } : { replay: strip(replay) });
   store();
   evening();
@@ -111,7 +158,7 @@ export function addHand({ players, preset, knobs = {}, stake, settle, replay }) 
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
 
-// The hand a refusal names (422 with the hand's index), where the service says it.
+// The hand a refusal names (its index among the hands sent), where the service says it.
 function refusedAt() {
   const p = ledger.problem;
   if (!p) return null;
@@ -119,153 +166,382 @@ function refusedAt() {
   return null;
 }
 
-function table() {
-  const players = ledger.players;
-  const ruled = ledger.answer ? ledger.answer.hands : [];
-  const bad = refusedAt();
-  const zero = Object.fromEntries(players.map((p) => [p, 0]));
-  const last = ruled.length ? ruled[ruled.length - 1].totals : zero;
-  return h("table", { class: "ledger-table" },
-    h("caption", { class: "sr" }, t("ledger")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), players.map((p) => h("th", { scope: "col" }, p)))),
-    h("tbody", {}, ledger.hands.map((entry, i) => {
-      const hand = ruled[i];
-      if (!hand) {
-        return h("tr", { "data-hand": i + 1, "data-pending": "", class: i === bad ? "bad" : "pending" },
-          h("th", { scope: "row" }, t("hand_n", { n: i + 1 })),
-          h("td", { colspan: players.length + 1 }, i === bad ? t("ledger_refused", { n: i + 1 }) : t("ledger_pending")));
-      }
-      const before = i ? ruled[i - 1].totals : zero;
-      const s = hand.settlement;
-      const why = multipliersText(s);
-      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome },
-        h("th", { scope: "row" }, t("hand_n", { n: i + 1 })),
-        h("td", {}, headline(s, (x) => x), why ? h("small", { class: "multipliers" }, why) : null),
-        players.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
-    })),
-    h("tfoot", {}, h("tr", { class: answered() ? "totals" : "totals pending" }, h("th", { scope: "row", colspan: 2 }, t("totals")),
-      players.map((p) => h("td", { class: "num", "data-total": p }, signed(last[p] ?? 0))))));
+// What a hand not ruled yet says: what was entered (who won, with what), so an offline row is readable.
+function enteredText(entry) {
+  if (entry.replay) return t("entered_log");
+  const s = entry.settle;
+  if (s.winner === null || s.winner === undefined) return t("nagari_result");
+  const w = s.players.find((p) => p.id === s.winner);
+  const pts = w && w.declared ? t("points", { n: w.declared.points }) : "";
+  return t("entered_win", { p: s.winner, s: pts });
 }
 
-// --- the quick entry: the next hand, as the table says it ------------------------------------------------
+function saleText(sale) {
+  if (!sale) return null;
+  return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
+}
 
-// The players, rules and stake of the next hand: the ledger's, or before its first hand the Settle tab's.
-function tableOfNextHand() {
-  return ledger.players ? { players: ledger.players, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake } : tableNow();
+function table() {
+  const people = ledger.people;
+  const ruled = ledger.answer ? ledger.answer.hands : [];
+  const bad = refusedAt();
+  const zero = Object.fromEntries(people.map((p) => [p, 0]));
+  const last = answered() && ruled.length ? ruled[ruled.length - 1].totals : null;
+  let k = -1; // the place of a hand among those sent
+  return h("table", { class: people.length > 3 ? "ledger-table many" : "ledger-table" },
+    h("caption", { class: "sr" }, t("ledger")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
+    h("tbody", {}, ledger.hands.map((entry, i) => {
+      const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
+        ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
+        store();
+        app.rerender();
+      } }, String(i + 1), h("span", { class: "sr" }, " ", t("edit_hand", { n: i + 1 }))));
+      if (entry.removed) {
+        return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
+          h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
+      }
+      k++;
+      const hand = answered() ? ruled[k] : null;
+      if (!hand) {
+        return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
+          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: i + 1 }) : t("ledger_pending_short"))));
+      }
+      const before = k ? ruled[k - 1].totals : zero;
+      const s = hand.settlement;
+      const why = multipliersText(s);
+      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, class: entry.fixed ? "fixed" : null }, number_,
+        h("td", { class: "what" }, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
+          headline(s, (x) => x),
+          why ? h("small", { class: "multipliers" }, why) : null,
+          s.sale ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
+          entry.fixed ? h("small", { class: "reason" }, t("fixed_because", { why: entry.fixed })) : null),
+        people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
+    })),
+    h("tfoot", {}, h("tr", { class: last ? "totals" : "totals pending" }, h("th", { scope: "row", colspan: 2 }, last ? t("totals") : t("totals_partial")),
+      people.map((p) => h("td", { class: "num", "data-total": p }, last ? signed(last[p] ?? 0) : "…")))));
+}
+
+// A hand's row tapped: take it out, or correct it (taken out, its entry back in the quick form), with a reason.
+function editPanel() {
+  const e = ledger.edit;
+  if (!e) return null;
+  const entry = ledger.hands[e.n - 1];
+  if (!entry) return null;
+  const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
+  if (entry.removed) {
+    return h("div", { class: "panel edit", "data-edit": e.n },
+      h("p", {}, t("edit_removed", { n: e.n })),
+      h("div", { class: "actions" }, h("button", { type: "button", "data-key": "edit-restore", onclick: () => {
+        delete entry.removed;
+        ledger.edit = null;
+        ledger.answer = null;
+        store();
+        app.rerender();
+        evening();
+      } }, t("ledger_restore", { n: e.n }))));
+  }
+  const quickable = entry.settle && entry.settle.players.every((p) => p.declared || p.captured === undefined);
+  return h("div", { class: "panel edit", "data-edit": e.n },
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: e.n })),
+      h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
+    h("div", { class: "actions" },
+      h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
+        entry.removed = { reason: reason() };
+        ledger.edit = null;
+        ledger.answer = null;
+        store();
+        app.rerender();
+        evening();
+      } }, t("edit_remove")),
+      quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
+        entry.removed = { reason: reason(), fixing: true };
+        ledger.quick = quickFrom(entry.settle);
+        ledger.quick.fixes = { n: e.n, reason: reason() };
+        ledger.edit = null;
+        ledger.answer = null;
+        store();
+        app.rerender();
+        evening();
+        document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
+      } }, t("edit_fix")) : null));
+}
+
+// A hand's /v1/settle body back in the quick form (to correct it).
+function quickFrom(body) {
+  const q = freshQuick();
+  q.open = true;
+  const seatOf = (id) => ledger.people.indexOf(id);
+  q.winner = body.winner === null ? -1 : seatOf(body.winner);
+  q.sitters = ledger.people.map((_, s) => s).filter((s) => !body.players.some((p) => seatOf(p.id) === s));
+  q.shown = body.sit_out ? [...body.sit_out.hand] : [];
+  for (const p of body.players) {
+    const s = seatOf(p.id);
+    q.go[s] = p.go_count || 0;
+    q.shakes[s] = p.shakes || 0;
+    q.bombs[s] = p.bombs || 0;
+    const d = p.declared || {};
+    const cupJunk = d.cup === "junk" ? 2 : 0;
+    const cupAnimal = d.cup === "animal" ? 1 : 0;
+    q.counts[s] = { points: d.points ?? null, brights: d.brights ?? null, rain: !!d.rain, animals: d.animals === undefined ? null : d.animals - cupAnimal,
+      ribbons: d.ribbons ?? null, junk_units: d.junk_units === undefined ? null : d.junk_units - cupJunk, cup: d.cup || "none", empty: !p.declared };
+  }
+  return q;
+}
+
+// --- the people, names, first dealer, rules and stake: set once -------------------------------------------
+
+function playersPerHand(preset) {
+  return (app.presets.find((p) => p.name === preset) || {}).players || (String(preset).includes("2p") ? 2 : 3);
+}
+
+function setupPanel() {
+  const s = ledger.setup;
+  const fixed = ledger.hands.length > 0;
+  const redraw = (typed = false) => { store(); if (typed) app.later(); else app.rerender(); };
+  const presetFor = (count) => (count === 2 ? "korean-2p" : "korean-3p");
+  s.preset = s.preset && presetsFor(playersPerHand(s.preset)).length && (s.count === 2 || playersPerHand(s.preset) === 3) ? s.preset : presetFor(s.count);
+  const presets = s.count === 2 ? [...presetsFor(2), ...presetsFor(3).filter(() => false)] : presetsFor(3);
+  const start = async () => {
+    const names = s.names.slice(0, s.count).map((x) => x.trim());
+    if (names.some((x) => !x) || new Set(names).size !== names.length) {
+      s.need = true;
+      redraw();
+      return;
+    }
+    s.need = false;
+    const knobs = s.count === 4 && playersPerHand(s.preset) === 3 ? { gwang_palgi: !!s.gwang_palgi } : {};
+    Object.assign(ledger, { people: names, first_dealer: names[Math.min(s.first, s.count - 1)], preset: s.preset, knobs, stake: s.stake });
+    ledger.quick = freshQuick();
+    store();
+    await reach(() => presetKnobs(s.preset)).catch(() => {});
+    app.rerender();
+  };
+  if (fixed) {
+    return h("details", { class: "panel ledger-setup" },
+      h("summary", { "data-key": "ledger-setup-summary" }, t("ledger_people_summary", { names: ledger.people.join(", "), d: ledger.first_dealer })),
+      h("p", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}${ledger.knobs.gwang_palgi ? " · " + t("gwang_palgi") : ""}`),
+      h("p", { class: "hint" }, t("ledger_people_kept")));
+  }
+  return h("section", { class: "panel ledger-setup", "aria-labelledby": "setup-title" },
+    h("h3", { id: "setup-title" }, t("ledger_people")),
+    h("div", { class: "segments", role: "radiogroup", "aria-label": t("people_count") }, [2, 3, 4, 5].map((n) => h("label", { class: "radio-label segment" },
+      h("input", { type: "radio", name: "people-count", "data-key": "people-" + n, checked: s.count === n, onchange: () => { s.count = n; s.preset = presetFor(n); redraw(); } }),
+      " ", t("players_n", { n })))),
+    h("div", { class: "names" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "field name" },
+      h("span", { class: "field-label" }, t("name_label", { n: i + 1 })),
+      h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", placeholder: t("name_placeholder"), "data-key": "person-" + i, onchange: (e) => { s.names[i] = e.target.value.trim(); redraw(true); } })))),
+    h("fieldset", { class: "first-dealer" }, h("legend", {}, t("first_dealer")),
+      h("div", { class: "segments" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "radio-label segment" },
+        h("input", { type: "radio", name: "first-dealer", "data-key": "first-" + i, checked: s.first === i, onchange: () => { s.first = i; redraw(); } }),
+        " ", name || t("name_label", { n: i + 1 }))))),
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("preset_label")),
+      h("select", { "data-key": "ledger-preset", onchange: (e) => { s.preset = e.target.value; redraw(); } },
+        presets.map((p) => h("option", { value: p.name, selected: p.name === s.preset }, t("preset." + p.name))))),
+    s.count === 4 ? h("label", { class: "check-label" }, h("input", { type: "checkbox", "data-key": "ledger-gwang-palgi", checked: !!s.gwang_palgi, onchange: (e) => { s.gwang_palgi = e.target.checked; redraw(); } }), " ", t("gwang_palgi_ask")) : null,
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("stake_label")),
+      h("input", { type: "number", inputmode: "numeric", min: 0, value: s.stake, "data-key": "ledger-stake", onchange: (e) => { s.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); redraw(true); } })),
+    s.need ? h("p", { class: "need", role: "alert" }, t("names_needed")) : null,
+    h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "ledger-start", onclick: start }, t("ledger_start"))));
+}
+
+// --- the next hand: who sits out, who won, the counts said ------------------------------------------------
+
+// The people in turn order from the dealer; those who sit out this hand (the dealer never: RULES.md 11.2).
+function handSeats() {
+  const people = ledger.people;
+  const dealer = nextDealer();
+  const d = Math.max(0, people.indexOf(dealer));
+  const order = people.map((_, i) => (d + i) % people.length);
+  const sitCount = people.length - playersPerHand(ledger.preset);
+  const q = ledger.quick;
+  let sitters = (q.sitters || []).filter((s) => s !== d && s < people.length);
+  if (sitters.length !== sitCount) sitters = order.slice(order.length - sitCount);
+  const playing = order.filter((s) => !sitters.includes(s));
+  return { order, dealer: d, sitters, playing, sitCount };
+}
+
+const SHOWN = () => CARDS.filter((c) => c.kind === "bright" || (c.kind === "bonus" && (app.knobs[ledger.preset]?.bonus_cards || []).includes(c.id))).map((c) => c.id);
+
+function sitOutPanel(seats) {
+  if (!seats.sitCount) return null;
+  const q = ledger.quick;
+  const people = ledger.people;
+  const seller = seats.sitCount === 1 && ledger.knobs.gwang_palgi ? seats.sitters[0] : null;
+  const sellerSeat = seller === null ? 0 : seats.order.indexOf(seller) + 1;
+  const toggle = (s) => {
+    let list = seats.sitters.filter((x) => x !== s);
+    if (list.length === seats.sitters.length) list = [...list, s].slice(-seats.sitCount);
+    else return; // one of those who must sit out: another is chosen in its place by tapping them
+    q.sitters = list;
+    q.shown = [];
+    store();
+    app.rerender();
+  };
+  return h("fieldset", { class: "sit-out" }, h("legend", {}, t("sits_out", { n: seats.sitCount })),
+    h("div", { class: "segments" }, seats.order.map((s) => h("label", { class: "radio-label segment" + (s === seats.dealer ? " off" : "") },
+      h("input", { type: "checkbox", "data-key": "sit-" + s, checked: seats.sitters.includes(s), disabled: s === seats.dealer, onchange: () => toggle(s) }),
+      " ", people[s], s === seats.dealer ? ` (${t("dealer_word")})` : ""))),
+    // the same place whoever sits out (nothing below moves): the cards to tap, or why there is no sale
+    seller !== null
+      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t(sellerSeat === 4 ? "sale_shown" : "sale_none", { p: people[seller] })),
+          h("div", { class: "chips-row" }, SHOWN().map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, disabled: sellerSeat !== 4, "aria-pressed": String(q.shown.includes(id)), onclick: () => {
+            q.shown = q.shown.includes(id) ? q.shown.filter((x) => x !== id) : [...q.shown, id];
+            store();
+            app.rerender();
+          } }, chip(id)))))
+      : null);
 }
 
 function quickEntry() {
   const q = ledger.quick;
-  const next = tableOfNextHand();
-  const knobs = { ...(app.knobs[next.preset] || {}), ...next.knobs };
-  const changed = (typed = false) => { store(); if (typed) app.later(); else app.rerender(); };
-  const options = [...next.players.map((name, seat) => [seat, name]), [null, t("nobody")]];
+  const people = ledger.people;
+  const seats = handSeats();
+  const knobs = { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs };
+  const changed = (typed = false) => { q.asked = false; store(); if (typed) app.later(); else app.rerender(); };
+  const n = ledger.hands.length + 1;
   const add = () => {
-    if (q.winner === -1) {
+    if (q.winner === -1 || !seats.playing.includes(q.winner)) {
       q.needWinner = true;
       changed();
       return;
     }
+    // a loser of whom nothing was said is asked about, never sent as "captured nothing"
+    if (seats.playing.some((s) => s !== q.winner && unsaid(q.counts[s]))) {
+      q.asked = true;
+      store();
+      app.rerender();
+      return;
+    }
     const body = {
-      winner: q.winner === null ? null : next.players[q.winner],
-      players: next.players.map((id, seat) => ({
-        id,
-        declared: declared(q.counts[seat], seat === q.winner),
-        go_count: q.go[seat],
-        ...(knobs.allow_shake === false ? {} : { shakes: q.shakes[seat] }),
-        ...(knobs.allow_bomb === false ? {} : { bombs: q.bombs[seat] }),
+      winner: people[q.winner],
+      players: seats.playing.map((s) => ({
+        id: people[s],
+        declared: declared(q.counts[s], s === q.winner),
+        go_count: q.go[s],
+        ...(knobs.allow_shake === false || s !== q.winner ? {} : { shakes: q.shakes[s] }),
+        ...(knobs.allow_bomb === false || s !== q.winner ? {} : { bombs: q.bombs[s] }),
       })),
     };
-    const outcome = addHand({ ...next, settle: body });
-    if (outcome.ok) ledger.quick = { ...freshQuick(), added: outcome.hand, open: true };
-    else ledger.quick.mismatch = true;
-    store();
-    app.rerender();
+    const sale = saleOf(seats);
+    if (sale) body.sit_out = sale;
+    finish(body);
   };
   const cell = (key, label, list, seat, max) => stepper(label, list[seat], 0, max, (v) => { list[seat] = v; changed(); }, `lq-${key}-${seat}`);
-  // above the table: a hand added below it moves nothing the next hand is told in; opened and closed only by
-  // its own summary
-  return h("details", { class: "panel quick ledger-quick", open: q.open !== false },
-    h("summary", { "data-key": "ledger-quick-summary", onclick: (e) => { q.open = !e.target.closest("details").open; store(); } }, t("ledger_quick")),
-    h("fieldset", { class: "winner" }, h("legend", {}, t("winner_label")),
-      h("div", { class: "segments" }, options.map(([seat, label]) => h("label", { class: "radio-label segment" },
-        h("input", { type: "radio", name: "ledger-winner", "data-key": "lq-winner-" + seat, checked: q.winner === seat, onchange: () => {
-          q.winner = seat;
-          q.needWinner = false;
-          changed();
-        } }),
-        " ", label)))),
-    h("p", { class: "hint" }, t("q_hint")),
-    next.players.map((name, seat) => h("div", { class: "qplayer", "data-seat": seat },
-      h("h4", { class: "qname" }, name),
-      h("div", { class: "calls" },
-        cell("go", t("go_of", { p: name }), q.go, seat, 20),
-        knobs.allow_shake === false ? null : cell("shakes", t("shakes_of", { p: name }), q.shakes, seat, 4),
-        knobs.allow_bomb === false ? null : cell("bombs", t("bombs_of", { p: name }), q.bombs, seat, 4)),
-      countsRow(q.counts, seat, name, q.winner === -1 ? null : seat === q.winner, knobs, changed))),
-    h("div", { class: "actions" },
-      h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add"))),
-    // one line kept for what the last tap did: the hand written, or the winner still to choose
-    h("p", { class: q.needWinner ? "need" : "added", role: q.needWinner ? "alert" : "status" },
-      q.needWinner ? t("winner_needed") : q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"),
-    q.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null);
+  const winnerRow = h("fieldset", { class: "winner" }, h("legend", {}, t("next_hand", { n, p: people[seats.dealer] })),
+    h("div", { class: "segments" }, [...seats.playing.map((s) => [s, people[s]]), [null, t("nobody")]].map(([seat, label]) => h("label", { class: "radio-label segment" },
+      h("input", { type: "radio", name: "ledger-winner", "data-key": "lq-winner-" + seat, checked: q.open && q.winner === seat, onchange: () => {
+        if (seat === null) {
+          // a nagari is one tap: written at once (taken out again from its row)
+          const body = { winner: null, players: seats.playing.map((s) => ({ id: people[s] })) };
+          const sale = saleOf(seats);
+          if (sale) body.sit_out = sale;
+          finish(body);
+          return;
+        }
+        q.winner = seat;
+        q.open = true;
+        q.needWinner = false;
+        changed();
+        // the person asked for the entry: it comes into sight under the header
+        document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
+      } }),
+      " ", label))));
+  return h("section", { class: "panel quick ledger-quick", "data-open": q.open ? "" : null },
+    sitOutPanel(seats),
+    winnerRow,
+    q.open ? [
+      h("p", { class: "hint" }, t("q_hint")),
+      seats.playing.map((seat) => h("div", { class: "qplayer", "data-seat": seat, role: "group", "aria-label": people[seat] },
+        h("h4", { class: "qname" }, people[seat], seat === q.winner ? h("small", {}, " · ", t("winner_word")) : null),
+        // the calls, each named short (the player's name is the group's): the winner's go, shakes and bombs
+        // under the counts; a loser's go (for gobak) beside the cup, the only call of a loser that counts
+        countsRow(q.counts, seat, people[seat], seat === q.winner, knobs, changed, "q", seat === q.winner ? null : h("div", { class: "calls one" }, cell("go", t("event.go"), q.go, seat, 20))),
+        seat === q.winner ? h("div", { class: "calls" },
+          cell("go", t("event.go"), q.go, seat, 20),
+          knobs.allow_shake === false ? null : cell("shakes", t("rule.shake"), q.shakes, seat, 4),
+          knobs.allow_bomb === false ? null : cell("bombs", t("rule.bomb"), q.bombs, seat, 4)) : null,
+        )),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add")),
+        h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => { q.open = false; store(); app.rerender(); } }, t("fold"))),
+      q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
+      // asked below the button that asked it: nothing above the thumb moves
+      q.asked ? seats.playing.filter((seat) => seat !== q.winner && unsaid(q.counts[seat])).map((seat) => askEmpty(q.counts, seat, people[seat], changed, "q")) : null,
+    ] : null,
+    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.n })) : null,
+    h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));
+}
+
+// The sale of the one who sat out (4 at a table that plays 광팔기): seat 4 from the dealer sells, seat 2 or 3
+// chose to sit out and is paid nothing (RULES.md 4.5).
+function saleOf(seats) {
+  if (seats.sitCount !== 1 || !ledger.knobs.gwang_palgi) return null;
+  const s = seats.sitters[0];
+  const seat = seats.order.indexOf(s) + 1;
+  return { player: ledger.people[s], seat, hand: seat === 4 ? [...ledger.quick.shown] : [] };
+}
+
+function finish(body) {
+  const q = ledger.quick;
+  const fixes = q.fixes;
+  const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body });
+  if (out.ok && fixes) {
+    // the correction goes in the place of the hand it corrects, the reason with it
+    const entry = ledger.hands.pop();
+    entry.fixed = fixes.reason || t("no_reason");
+    ledger.hands.splice(fixes.n, 0, entry);
+    out.hand = fixes.n + 1;
+    store();
+    evening();
+  }
+  ledger.quick = { ...freshQuick(), added: out.ok ? out.hand : null, mismatch: !out.ok };
+  store();
+  app.rerender();
 }
 
 export function view() {
-  const actions = h("div", { class: "actions" },
-    h("button", { type: "button", "data-key": "ledger-settle", onclick: () => {
-      if (ledger.players) startFromLedger(ledgerContext());
-      else app.go("settle");
-    } }, t("ledger_settle")),
-    ledger.players ? h("button", { type: "button", "data-key": "ledger-nagari", onclick: () => {
-      addHand({ ...tableOfNextHand(), settle: { winner: null, players: ledger.players.map((id) => ({ id })) } });
-      app.rerender();
-    } }, t("ledger_nagari")) : null,
-    // taken out at once, and kept to be put back until the next change (nothing erased without an undo)
-    ledger.hands.length ? h("button", { type: "button", "data-key": "ledger-undo", onclick: () => {
-      const hand = ledger.hands.pop();
-      ledger.removed = { hand, n: ledger.hands.length + 1, players: ledger.players, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake };
-      ledger.answer = null;
-      store();
-      app.rerender();
-      if (ledger.hands.length) evening();
-    } }, t("ledger_undo")) : null,
-    ledger.removed ? h("button", { type: "button", "data-key": "ledger-restore", onclick: () => {
-      const { hand, players, preset, knobs, stake } = ledger.removed;
-      if (!ledger.hands.length) Object.assign(ledger, { players, preset, knobs: knobs || {}, stake });
-      ledger.hands.push(hand);
-      ledger.removed = null;
-      ledger.answer = null;
-      store();
-      app.rerender();
-      evening();
-    } }, t("ledger_restore", { n: ledger.removed.n })) : null,
-    ledger.removed ? h("span", { class: "sr", role: "status" }, t("ledger_removed", { n: ledger.removed.n })) : null,
-    ledger.hands.length ? h("button", { type: "button", "data-key": "ledger-new", onclick: () => {
-      if (!window.confirm(t("confirm_new_ledger"))) return;
-      ledger = empty();
-      store();
-      app.rerender();
-    } }, t("ledger_new")) : null);
-  if (!ledger.hands.length) {
-    return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), actions, quickEntry(), h("p", {}, t("ledger_empty")));
+  if (!ledger.people) {
+    return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), setupPanel());
   }
   const a = answered() ? ledger.answer : null;
   const carry = nagariStreak();
   return h("section", { class: "ledger" },
     h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
-    // the buttons above the table: a hand added or taken out never moves them
-    actions,
-    quickEntry(),
-    h("div", { class: "table-wrap" }, table()),
+    // the table and its totals first: what the table looks at between hands
+    ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
+    editPanel(),
     ledger.problem ? problemView({ body: ledger.problem }) : null,
+    a && a.transfers.length
+      ? h("ul", { class: "transfers", "aria-label": t("transfers") }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
+          t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
+      : a && active().length ? h("p", { class: "transfers" }, t("all_square")) : null,
     carry ? h("p", { class: "carry", "data-carry": carry }, carryText(carry, { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs })) : null,
-    a && a.next && a.next.dealer ? h("p", { class: "dealer", "data-dealer": a.next.dealer }, t("ledger_dealer", { p: a.next.dealer })) : null,
-    h("h3", {}, t("transfers")),
-    !a
-      ? h("p", { class: "hint", "data-pending": "" }, t("ledger_pending"))
-      : a.transfers.length
-        ? h("ul", { class: "transfers" }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
-            t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
-        : h("p", {}, t("all_square")));
+    h("p", { class: "dealer", "data-dealer": nextDealer() }, t("ledger_dealer", { p: nextDealer() })),
+    quickEntry(),
+    ledger.quick.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
+    h("div", { class: "actions" },
+      h("button", { type: "button", "data-key": "ledger-settle", onclick: () => offers.settle.startFromLedger(ledgerContext()) }, t("ledger_settle")),
+      active().length ? shareBar("evening", eveningBody, () => ledgerShareText(a)) : null,
+      h("button", { type: "button", "data-key": "ledger-new", onclick: () => {
+        if (ledger.hands.length && !window.confirm(t("confirm_new_ledger"))) return;
+        const setup = { ...ledger.setup, need: false };
+        ledger = empty();
+        ledger.setup = setup; // the same people by default: their names typed once a night
+        store();
+        app.rerender();
+      } }, t("ledger_new"))),
+    setupPanel());
 }
+
+// The ledger said in lines, for a group chat (and its picture).
+export function ledgerShareText(a) {
+  const lines = [`${t("ledger")} · ${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`];
+  if (!a) return [...lines, t("ledger_pending_short")];
+  a.hands.forEach((hand, i) => lines.push(`${i + 1}. ${headline(hand.settlement, (x) => x)}`));
+  const totals = a.hands.length ? a.hands[a.hands.length - 1].totals : {};
+  lines.push(`${t("totals")}: ${ledger.people.map((p) => `${p} ${signed(totals[p] ?? 0)}`).join(" · ")}`);
+  for (const x of a.transfers) lines.push(t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }));
+  return lines;
+}
+

@@ -24,6 +24,7 @@ import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
+import { offers } from "./shared.js";
 import { carryForward, monthOf } from "./offline.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
@@ -847,6 +848,8 @@ function playView() {
 export function hasGame() {
   return state.phase === "play" && Boolean(state.answer);
 }
+
+offers.live = { hasGame, logOf }; // the check offers to load this game's log (check.js does not import this module)
 
 export function view() {
   if (state.phase !== "play" || !state.answer) return setupView();

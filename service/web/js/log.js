@@ -38,9 +38,12 @@ export function movesView(moves, bad, pendingFrom = moves.length) {
     }));
 }
 
-export function eventsView(events) {
-  return h("ol", { class: "events", "aria-label": t("events"), reversed: true },
-    [...events].reverse().map((e) => h("li", { class: "event", "data-type": e.type, "data-move-index": e.move_index ?? "" },
+// The events of a hand: the live game shows the newest first (what just happened, on top); a checked log
+// reads in order (`inOrder`), each event with the number of the move it came with.
+export function eventsView(events, { inOrder = false } = {}) {
+  return h("ol", { class: "events", "aria-label": t("events"), reversed: !inOrder },
+    (inOrder ? events : [...events].reverse()).map((e) => h("li", { class: "event", "data-type": e.type, "data-move-index": e.move_index ?? "" },
+      inOrder && Number.isInteger(e.move_index) ? h("span", { class: "move-n" }, t("move_n", { n: e.move_index + 1 }), " ") : null,
       h("b", { class: "event-type" }, t("event." + e.type)), " ",
       // the service's sentence names the player already; the name is added only where it does not
       e.player && !String(e.detail || "").includes(e.player) ? h("span", {}, e.player, ": ") : null,

@@ -10,13 +10,36 @@ import * as settle from "./settle.js";
 import * as live from "./live.js";
 import * as ledger from "./ledger.js";
 import * as check from "./check.js";
+import { decode, openShared, sharedRoute, sharedView } from "./share.js";
 
 const VIEWS = { settle, live, ledger, check };
+const TABS = Object.keys(VIEWS);
 const root = document.getElementById("app");
 
 function route() {
+  const shared = sharedRoute(location.hash);
+  if (shared) return shared.kind === "check" ? "check" : "shared";
   const name = location.hash.replace(/^#/, "");
   return VIEWS[name] ? name : "settle";
+}
+
+// A share link (docs/page-links.md): a ruling or an evening is shown as the service rules it here; a log is
+// put in the check and checked.
+function openLink() {
+  const shared = sharedRoute(location.hash);
+  if (!shared) return;
+  if (shared.kind === "check") {
+    let text;
+    try {
+      const body = decode(shared.b64);
+      text = typeof body === "string" ? body : JSON.stringify(body, null, 1);
+    } catch {
+      text = "";
+    }
+    check.openText(text);
+  } else {
+    openShared(shared, render);
+  }
 }
 
 // One row: the tabs, then the language button, or in its place (the same height: nothing below moves when
@@ -26,7 +49,7 @@ function header(current) {
     h("h1", { class: "sr" }, t("title")),
     h("div", { class: "bar" },
       h("nav", { "aria-label": t("title") },
-        h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
+        h("ul", {}, TABS.map((name) => h("li", {},
           h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
       // in the sticky header, so it is in sight wherever the person was when the service could not be reached
       app.offline ? offlineBanner() : h("select", {
@@ -38,6 +61,7 @@ function header(current) {
           app.rerender();
           // the service's sentences already on the page are asked for again in the new language
           for (const v of Object.values(VIEWS)) v.relanguage?.();
+          if (route() === "shared") openLink();
           // and the knobs' labels of the rules panel
           get("/v1/rules").then((rules) => { app.knobSpecs = knobSpecs(rules.knobs); app.rerender(); }).catch(() => {});
         },
@@ -47,7 +71,7 @@ function header(current) {
 
 function offlineBanner() {
   return h("div", { class: "offline", role: "alert" }, h("span", { class: "sr" }, t("offline")),
-    h("button", { type: "button", "data-key": "retry", title: t("offline"), onclick: () => { app.offline = false; VIEWS[route()].retry?.(); app.rerender(); } },
+    h("button", { type: "button", "data-key": "retry", title: t("offline"), onclick: () => { app.offline = false; VIEWS[route()]?.retry?.(); app.rerender(); } },
       h("span", { "aria-hidden": "true" }, t("offline_short"), " · "), t("retry")));
 }
 
@@ -80,8 +104,8 @@ addEventListener("focusout", () => setTimeout(() => { if (!pointerDown) settleLa
 function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const name = route();
-  document.title = `${t("nav." + name)} · ${t("title")}`;
-  const parts = [header(name), h("main", { id: "main", "data-view": name }, VIEWS[name].view())];
+  document.title = `${t(name === "shared" ? "shared_title" : "nav." + name)} · ${t("title")}`;
+  const parts = [header(name), h("main", { id: "main", "data-view": name }, name === "shared" ? sharedView() : VIEWS[name].view())];
   root.replaceChildren(...parts.filter(Boolean));
   // what sticks under the header (the live game's prompt) and what the page scrolls to must clear it
   document.documentElement.style.setProperty("--top-h", `${root.querySelector(".top").offsetHeight}px`);
@@ -91,7 +115,7 @@ function render() {
     const target = again && !again.disabled ? again : root.querySelector("[data-focus-fallback]");
     target?.focus({ preventScroll: true });
   }
-  VIEWS[name].afterRender?.();
+  VIEWS[name]?.afterRender?.();
 }
 
 // The knobs GET /v1/rules describes (name, kind, label in the page's language, choices, bounds), by name.
@@ -128,9 +152,10 @@ async function start() {
       h("button", { type: "button", onclick: () => location.reload() }, t("retry"))));
     return;
   }
-  window.addEventListener("hashchange", () => { render(); window.scrollTo(0, 0); });
-  window.addEventListener("online", () => { if (app.offline) VIEWS[route()].retry?.(); });
+  window.addEventListener("hashchange", () => { openLink(); render(); window.scrollTo(0, 0); });
+  window.addEventListener("online", () => { if (app.offline) VIEWS[route()]?.retry?.(); });
   await Promise.all(Object.values(VIEWS).map((v) => v.init?.()));
+  openLink();
   render();
   document.body.dataset.ready = "true"; // the tests wait for this
   performance.mark("gostop-ready"); // bench/page_load.py reads it

@@ -107,9 +107,35 @@ function comboCards(item, counted) {
     byCount ? h("span", { class: "by-count", "data-count": byCount }, " ", t("junk_by_count", { n: byCount })) : null];
 }
 
+// The arithmetic of one payment, as a chain the table can follow: the score, the gos added (the base), each
+// rule that multiplied, then the points and the money: "9점 + 1고 = 10 → 광박 ×2 → 20점 · 2,000원".
+// `go`: the winner's go count where the caller knows it.
+export function formulaText(settlement, p, go = null) {
+  if (!settlement.score || settlement.outcome !== "stop") return null;
+  const total = settlement.score.total;
+  const base = settlement.base_points;
+  let text = t("points", { n: number(total) });
+  // a go adds a point each, and from the third on the go scheme may multiply as well: then the base is shown
+  if (base !== total) text += go ? ` + ${t("go_n", { n: go })} ${base === total + go ? "=" : "→"} ${number(base)}` : ` → ${number(base)}`;
+  const rows = (p.checks || p.factors || []).filter((c) => (c.applied ?? true) && c.factor > 1);
+  for (const c of rows) text += ` → ${t("rule." + c.rule)} ×${c.factor}`;
+  if (!p.points) return `${text} → ${t("pays_nothing")}`;
+  return `${text} → ${t("points", { n: number(p.points) })} · ${money(p.amount)}`;
+}
+
+// The winner's score when it was said as counts: the points said, and the counts they came with (the service
+// lists only what the counts alone imply, which reads as a wrong sum under the points said).
+function declaredScore(settlement) {
+  const c = settlement.score.counts || {};
+  return h("p", { class: "declared-score", "data-declared": "" },
+    t("declared_score", { s: number(settlement.score.total) }), " · ",
+    t("counts", { b: c.brights ?? 0, a: c.animals ?? 0, r: c.ribbons ?? 0, j: c.junk_units ?? 0 }));
+}
+
 // `counted`: card ids that stand for junk entered as a count. `stale`: the entry changed since this ruling.
-export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false } = {}) {
+export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false, go = null } = {}) {
   const items = settlement.score ? settlement.score.items : [];
+  const byCounts = items.length > 0 && items.every((i) => !(i.cards || []).length);
   return h("section", { class: stale ? "ruling stale" : "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
     h("h2", { id: "ruling-title", tabindex: "-1" }, t("ruling"), " · ", headline(settlement, names)),
     stale ? h("p", { class: "stale-note", role: "status" }, t("stale")) : null,
@@ -117,14 +143,16 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
     extra,
     // who pays whom first: that is what the table asked
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
-    items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
+    byCounts ? declaredScore(settlement) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
       h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", comboCards(i, counted)))) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
       h("h3", {}, t("pays", { from: names(p.from), to: names(p.to) }), " ",
         h("span", { class: "pts" }, p.points ? t("points", { n: number(p.points) }) : t("pays_nothing")), " ",
         p.points ? h("span", { class: "amt" }, money(p.amount)) : null),
+      formulaText(settlement, p, go) ? h("p", { class: "formula", "data-formula": "" }, formulaText(settlement, p, go)) : null,
       checkList(p),
       (p.covers || []).map((c) => h("p", { class: "covers" }, t("covers", { p: names(c.player), n: number(c.points) }))))),
+    settlement.sale ? h("p", { class: "sale", "data-sale": settlement.sale.seller }, settlement.sale.reason) : null,
     settlement.explanation && settlement.explanation.length
       ? h("details", { class: "explanation", open: true }, h("summary", {}, t("explanation")),
           h("ol", {}, settlement.explanation.map((line) => h("li", {}, line))))

@@ -12,10 +12,12 @@
 import { h, field, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
-import { CARD, CARDS, cardName, deckGrid, deckIds, countsOf } from "./cards.js";
+import { CARD, CARDS, cardName, chip, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
-import { countsRow, declared, freshCounts } from "./quick.js";
+import { askEmpty, countsRow, declared, freshCounts, unsaid, upgradeCounts } from "./quick.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
+import { offers } from "./shared.js";
+import { rulingLines, shareBar } from "./share.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
@@ -29,10 +31,16 @@ const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal",
 
 let state = null;
 
-function fresh(count = 2, names = null) {
+// The names a new table starts with: the default names, then "4", "5" for the people a default list lacks.
+const defaultNames = () => [...t("default_names"), "4", "5"].slice(0, 5);
+
+function fresh(count = 2, names = null, people = count) {
   return {
-    count,
-    names: names || t("default_names").slice(0, 3),
+    count, // who play a hand (the preset's players)
+    people, // who sit at the table (2-5); those beyond `count` sit the hand out
+    sitters: [], // the indices of those who sit out (chosen, else the last ones)
+    shown: [], // the cards the one who sits out and sells shows (RULES.md 4.5)
+    names: [...(names || []), ...defaultNames()].slice(0, 5),
     preset: `korean-${count}p`,
     knobs: {},
     stake: 100,
@@ -72,6 +80,13 @@ function dropUnusedBonus() {
 export async function init() {
   state = load("settle", () => null);
   if (state && !state.counts) Object.assign(state, { mode: "cards", counts: freshCounts() }); // kept by an older page
+  if (state) {
+    state.counts = upgradeCounts(state.counts);
+    state.people = state.people || state.count;
+    state.sitters = state.sitters || [];
+    state.shown = state.shown || [];
+    state.names = [...state.names, ...defaultNames()].slice(0, Math.max(5, state.names.length)).slice(0, 5);
+  }
   if (!state) {
     state = fresh();
     await usePreset(state.preset);
@@ -94,7 +109,12 @@ export function resume() {
 // Called by the ledger: a new hand for the ledger's players, rules and stake, the nagari carry filled in.
 export async function startFromLedger(ctx) {
   const mode = state ? state.mode : "cards";
-  state = fresh(ctx.players.length, [...ctx.players, ...t("default_names")].slice(0, 3));
+  const people = ctx.people || ctx.players;
+  // the dealer first (who plays every hand), then the others in the ledger's order
+  const d = Math.max(0, people.indexOf(ctx.dealer));
+  const order = people.map((_, i) => people[(d + i) % people.length]);
+  const count = String(ctx.preset).includes("2p") ? 2 : 3;
+  state = fresh(Math.min(count, people.length), order, people.length);
   state.mode = mode;
   state.stake = ctx.stake;
   state.nagari_streak = ctx.nagari_streak;
@@ -113,7 +133,24 @@ function changed(typed = false) {
   else app.rerender();
 }
 
-const players = () => state.names.slice(0, state.count);
+// Who sit out this hand: those chosen, else the last at the table (never the first, who deals).
+function sitters() {
+  const want = Math.max(0, state.people - state.count);
+  const chosen = (state.sitters || []).filter((s) => s > 0 && s < state.people);
+  if (chosen.length === want) return chosen;
+  return Array.from({ length: want }, (_, i) => state.people - want + i);
+}
+
+const players = () => state.names.slice(0, state.people).filter((_, i) => !sitters().includes(i));
+
+// The one who sat out and sold the brights (4 at the table, 광팔기 on): the last seat from the dealer sells;
+// one who chose to sit out (seat 2 or 3) sells nothing.
+function sitOut() {
+  if (state.people !== 4 || state.count !== 3 || !rules().gwang_palgi) return null;
+  const s = sitters()[0];
+  const seat = s + 1;
+  return { player: state.names[s], seat, hand: seat === 4 ? [...state.shown] : [] };
+}
 
 // Plain junk entered as a count: distinct plain junk cards nobody tapped, in catalog order, seat by seat.
 function fillers() {
@@ -151,6 +188,7 @@ function request() {
     winner: state.winner === null || state.winner < 0 ? null : names[state.winner],
     nagari_streak: state.nagari_streak,
     stake: state.stake,
+    ...(sitOut() ? { sit_out: sitOut() } : {}),
   };
 }
 
@@ -162,6 +200,14 @@ async function submit() {
     return;
   }
   state.needWinner = false;
+  // a loser of whom no count was said is asked about, never sent as "captured nothing"
+  if (state.mode === "counts" && players().some((_, seat) => seat !== state.winner && state.winner !== null && unsaid(state.counts[seat]))) {
+    state.asked = true;
+    store();
+    app.rerender();
+    return;
+  }
+  state.asked = false;
   try {
     const body = request();
     const counted = state.mode === "counts" ? [] : fillers().flat();
@@ -178,6 +224,7 @@ async function submit() {
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     state.error = error.body;
+    state.refusedRequest = request();
     state.result = null;
   }
   state.stale = false;
@@ -193,14 +240,17 @@ async function submit() {
 
 // The ruling on the page, again in the page's new language (the same request: the same ruling).
 export async function relanguage() {
-  if (!state.result) return;
+  const request = state.result ? state.result.request : state.error ? state.refusedRequest : null;
+  if (!request) return;
   try {
-    const answer = await reach(() => post("/v1/settle", state.result.request));
+    const answer = await reach(() => post("/v1/settle", request));
     if (!answer) return;
-    state.result = { ...state.result, settlement: answer, lang: language() };
+    if (state.result) state.result = { ...state.result, settlement: answer, lang: language() };
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
-    return;
+    // a refusal on the page is said again in the new language (the same request: the same refusal)
+    if (state.error) state.error = error.body;
+    else return;
   }
   store();
   app.rerender();
@@ -209,7 +259,7 @@ export async function relanguage() {
 function toLedger() {
   const result = state.result;
   const outcome = addHand({
-    players: result.request.players.map((p) => p.id),
+    players: [...result.request.players.map((p) => p.id), ...(result.request.sit_out ? [result.request.sit_out.player] : [])],
     preset: state.preset,
     knobs: state.knobs,
     stake: state.stake,
@@ -231,8 +281,8 @@ const bonusName = (id) => (id === "bonus-3" ? cardName(id) : `${cardName(id)} ($
 // A new hand with the same players and rules; the ledger's nagari carry comes along when it is their ledger.
 // The page goes back to its top, where the next hand is told from.
 async function startOver() {
-  const { count, names, preset, knobs, stake, rulesOpen, mode } = state;
-  state = { ...fresh(count, names), preset, knobs, stake, rulesOpen, mode };
+  const { count, names, preset, knobs, stake, rulesOpen, mode, people } = state;
+  state = { ...fresh(count, names, people), preset, knobs, stake, rulesOpen, mode };
   const ctx = ledgerContext();
   if (ctx.players && ctx.players.join("\n") === players().join("\n")) state.nagari_streak = ctx.nagari_streak;
   store();
@@ -251,10 +301,15 @@ function rulesPanel() {
   return h("details", { class: "panel rules", open: state.rulesOpen === true },
     h("summary", { "data-key": "rules-summary", onclick: (e) => { state.rulesOpen = !e.target.closest("details").open; store(); } },
       t("rules"), ": ", t("preset." + state.preset), h("small", { class: "summary-more" }, " · ", players().join(", "), " · ", t("stake_short", { n: number(state.stake) }))),
-    field(t("players_label"), select("players", [[2, t("players_n", { n: 2 })], [3, t("players_n", { n: 3 })]], state.count, async (v) => {
-      state.count = Number(v);
+    field(t("players_label"), select("players", [2, 3, 4, 5].map((n) => [n, t("players_n", { n })]), state.people, async (v) => {
+      const was = state.count;
+      state.people = Number(v);
+      state.count = state.people === 2 ? 2 : 3;
+      state.sitters = [];
       state.winner = state.winner !== null && state.winner >= state.count ? -1 : state.winner;
-      await usePreset(`korean-${state.count}p`);
+      if (state.count !== was || !state.preset) await usePreset(`korean-${state.count}p`);
+      // four at the table: the fourth sits out and sells the brights, as tables of four play (RULES.md 4.5)
+      if (state.people === 4 && app.knobSpecs?.gwang_palgi) state.knobs.gwang_palgi = true;
       changed(true);
     })),
     field(t("preset_label"), select("preset", presetsFor(state.count).map((p) => [p.name, t("preset." + p.name)]), state.preset, async (v) => {
@@ -292,8 +347,8 @@ function rulesPanel() {
       state.nagari_streak = Math.max(0, Math.min(20, Math.floor(Number(e.target.value) || 0)));
       changed(true);
     } })),
-    players().map((name, seat) => field(t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "name-" + seat, onchange: (e) => {
-      state.names[seat] = e.target.value.trim() || t("default_names")[seat];
+    state.names.slice(0, state.people).map((name, seat) => field(t("name_label", { n: seat + 1 }), h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", "data-key": "name-" + seat, onchange: (e) => {
+      state.names[seat] = e.target.value.trim() || defaultNames()[seat];
       changed(true);
     } }))),
   );
@@ -323,6 +378,14 @@ function houseRules() {
       return field(label, h("select", { "data-key": key, onchange: (e) => set(name, e.target.value) },
         (spec.choices || []).map((c) => h("option", { value: c.value, selected: c.value === value(name) }, c.label))));
     }
+    // -1 is a knob's "as its other knob" (steal_dealt_stack: as steal_stack): said in words, not as a bare -1
+    if (spec.minimum === -1) {
+      const v = Number(value(name));
+      return field(label, h("select", { "data-key": key, onchange: (e) => set(name, Number(e.target.value)) },
+        h("option", { value: -1, selected: v === -1 }, t("knob_as_other")),
+        [0, 1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: v === n }, String(n))),
+        v > 5 ? h("option", { value: v, selected: true }, String(v)) : null));
+    }
     return field(label, h("input", { type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum, value: value(name), "data-key": key,
       onchange: (e) => {
         const n = Math.floor(Number(e.target.value));
@@ -332,6 +395,36 @@ function houseRules() {
   return h("details", { class: "house", open: state.houseOpen === true },
     h("summary", { "data-key": "house-summary", onclick: (e) => { state.houseOpen = !e.target.closest("details").open; store(); } }, t("house_rules")),
     shown.map(control));
+}
+
+// With more at the table than play a hand: who sits this one out, and what the one who sells shows.
+function sitOutPanel() {
+  if (state.people <= state.count) return null;
+  const out = sitters();
+  const want = state.people - state.count;
+  const sale = sitOut();
+  const toggle = (s) => {
+    if (out.includes(s)) return; // another is chosen in its place by tapping them
+    state.sitters = [...out, s].slice(-want);
+    state.shown = [];
+    state.winner = -1;
+    for (const key of ["captured", "junk", "go", "shakes", "bombs"]) state[key] = state[key].map((v) => (Array.isArray(v) ? [] : 0));
+    state.counts = freshCounts();
+    changed();
+  };
+  const shownIds = CARDS.filter((c) => c.kind === "bright" || (c.kind === "bonus" && (state.knobs.bonus_cards || []).includes(c.id))).map((c) => c.id);
+  return h("fieldset", { class: "panel sit-out" }, h("legend", {}, t("sits_out", { n: want })),
+    h("div", { class: "segments" }, state.names.slice(0, state.people).map((name, s) => h("label", { class: "radio-label segment" },
+      h("input", { type: "checkbox", "data-key": "sit-" + s, checked: out.includes(s), disabled: s === 0, onchange: () => toggle(s) }),
+      " ", name, s === 0 ? ` (${t("dealer_word")})` : ""))),
+    // the same place whoever sits out (nothing below moves): the cards to tap, or why there is no sale
+    sale
+      ? h("div", { class: "shown" }, h("p", { class: "hint" }, t(sale.seat === 4 ? "sale_shown" : "sale_none", { p: sale.player })),
+          h("div", { class: "chips-row" }, shownIds.map((id) => h("button", { type: "button", class: "chip-toggle", "data-key": "shown-" + id, disabled: sale.seat !== 4, "aria-pressed": String(state.shown.includes(id)), onclick: () => {
+            state.shown = state.shown.includes(id) ? state.shown.filter((x) => x !== id) : [...state.shown, id];
+            changed();
+          } }, chip(id)))))
+      : null);
 }
 
 // Who stopped, before anything else: there is no default (a wrong default gave a silent wrong ruling).
@@ -423,7 +516,8 @@ function countsPanel() {
     players().map((name, seat) => h("div", { class: "qplayer", "data-seat": seat },
       h("h3", { class: "qname" }, name),
       callsOf(seat, name),
-      countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed))));
+      countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed),
+      state.asked && seat !== state.winner && unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, changed) : null)));
 }
 
 function ledgerActions() {
@@ -439,6 +533,7 @@ function ledgerActions() {
 export function view() {
   return h("div", { class: "settle" },
     rulesPanel(),
+    sitOutPanel(),
     winnerPanel(),
     state.mode === "counts" ? countsPanel() : seatTabs(),
     // stays at the foot of the screen while the deck scrolls: the ruling is always one tap away. What it will
@@ -450,6 +545,11 @@ export function view() {
       state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
     state.result
-      ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale })
-      : null);
+      ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale, go: winnerGo(state.result) })
+      : null,
+    state.result && !state.stale ? shareBar("settle", () => state.result.request, () => rulingLines(state.result.settlement, winnerGo(state.result))) : null);
 }
+
+const winnerGo = (result) => (result.request.players.find((p) => p.id === result.settlement.winner) || {}).go_count || 0;
+
+offers.settle = { startFromLedger, tableNow }; // the ledger starts a hand here (ledger.js does not import this module)
