@@ -1,10 +1,15 @@
-"""The languages of the answers: gettext catalogs read with Babel, one per language, chosen per request.
+"""The languages of the answers: gettext catalogs, one per language, chosen per request.
 
 English is the source language: the English sentences are the message ids, written once, in
 ``service/sentences.py``. Every other language is one catalog, ``service/locale/<lang>/LC_MESSAGES/
 messages.po``; the catalogs are read and compiled in memory when the service starts, so adding a language
 is adding its file (README, "Adding a language"). ``make messages`` re-extracts the template
 ``service/locale/messages.pot`` from the code and merges it into every catalog.
+
+Babel reads a catalog and compiles it (``compile_catalog``); the sentences are then said with the standard
+library's gettext alone. The page's engine (docs/page-engine.md) runs this module under Pyodide, where Babel
+is not: it is given each catalog compiled (``messages.mo`` in place of ``messages.po``), made by the same
+``compile_catalog``, and says the same sentences.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
@@ -19,15 +24,9 @@ import io
 import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from gettext import NullTranslations
+from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import Any
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -36,6 +35,7 @@ __all__ = [
     "N_",
     "Template",
     "Words",
+    "compile_catalog",
     "fit",
     "negotiate",
     "request_words",
@@ -212,20 +212,27 @@ class Words:
         return f"Words({self.lang!r})"
 
 
-def _load(lang: str, path: Path) -> Words:
+def compile_catalog(lang: str, path: Path) -> bytes:
+    """A language's catalog (its ``.po``) compiled, as gettext reads it (a ``.mo``), with Babel."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)  # fuzzy entries are left out: an unsure translation falls back to English
-    compiled.seek(0)
-    return Words(lang, Translations(compiled))
+    return compiled.getvalue()
 
 
 def _load_all() -> dict[str, Words]:
     found = {DEFAULT_LANGUAGE: Words(DEFAULT_LANGUAGE, NullTranslations())}
-    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")):
-        lang = po.parent.parent.name
-        found[lang] = _load(lang, po)
+    for folder in sorted(LOCALE_DIR.glob("*/LC_MESSAGES")):
+        lang = folder.parent.name
+        po, mo = folder / "messages.po", folder / "messages.mo"
+        if po.is_file():
+            found[lang] = Words(lang, GNUTranslations(io.BytesIO(compile_catalog(lang, po))))
+        elif mo.is_file():  # the page's engine: compiled where Babel is (service.page_engine)
+            found[lang] = Words(lang, GNUTranslations(io.BytesIO(mo.read_bytes())))
     return found
 
 
@@ -235,6 +242,9 @@ LANGUAGES: dict[str, Words] = _load_all()
 def negotiate(accept_language: str | None) -> str:
     """The language to answer in for an Accept-Language header (RFC 9110 12.5.4): the client's q-values
     decide, tags compared by their primary subtag (``ko-KR`` asks for ``ko``); English when none fits."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
     if not accept_language:
         return DEFAULT_LANGUAGE
     accepted = parse_accept_header(accept_language, LanguageAccept)

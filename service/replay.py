@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from engine import (
@@ -35,8 +34,6 @@ from engine.simulate import simulate
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .parsing import GoStopBlueprint
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -51,6 +48,11 @@ from .schemas import (
 from .score import ScoreOut, score_json
 from .sentences import replay as words
 from .settlement import SaleOut, SettlementOut, sale_json, settlement_json
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = [
     "CHONGTONG_EXAMPLE",
@@ -510,6 +512,9 @@ def examples() -> dict[str, dict[str, Any]]:
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
     request_schema = ReplayRequest()
     requests = examples()

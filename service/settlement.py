@@ -9,9 +9,8 @@ same ``settlement_json``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from engine import (
@@ -31,8 +30,6 @@ from engine import (
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .parsing import GoStopBlueprint
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -47,6 +44,11 @@ from .schemas import (
 )
 from .score import ScoreOut, score_json
 from .sentences import settlement as words
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = [
     "EXAMPLES",
@@ -387,6 +389,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``settle_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("settlement", __name__, url_prefix="/v1", description="Who pays whom, and why")
     request_schema = SettleRequest()
     answers = {name: settle_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}
