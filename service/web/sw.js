@@ -1,34 +1,68 @@
 // The table page's service worker: the page opens, with everything entered, even when the service cannot be
 // reached (a phone at a table loses the connection). Network first, so a new version shows at once; when the
-// network fails, the copy kept from the last visit. Only the page and the catalog it starts from are kept:
-// rulings are always asked of the service.
+// network fails, the copy kept from the last visit. The engine (docs/page-engine.md) is kept too: engine.json
+// like the page, and the files it names (the engine's zip, named by its content, and Pyodide's, under its
+// version) from the cache first, since they never change; they are fetched when the worker installs and
+// whenever engine.json names new ones, so a second visit rules offline.
 const CACHE = "gostop-page";
+const ENGINE = "gostop-engine";
 const PAGE = [
   "/",
   "/favicon.ico",
   "/table/icon.svg",
   "/table/table.css",
-  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "offline", "live", "ledger", "check"]
+  "/table/engine.json",
+  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "offline", "live", "ledger", "check", "engine", "engine-worker"]
     .map((name) => `/table/js/${name}.js`),
   "/v1/cards",
   "/v1/rules",
 ];
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const KEPT = /^\/table\/(engine|pyodide)\//;
+
+// The engine's files engine.json names: fetched when missing; those of an older engine are let go.
+async function keepEngine(manifest) {
+  if (!manifest.pyodide) return;
+  const wanted = [`/table/${manifest.engine}`, ...PYODIDE_FILES.map((name) => `/table/${manifest.pyodide}${name}`)];
+  const cache = await caches.open(ENGINE);
+  for (const request of await cache.keys()) {
+    if (!wanted.includes(new URL(request.url).pathname)) await cache.delete(request);
+  }
+  for (const path of wanted) {
+    if (!(await cache.match(path))) await cache.add(path);
+  }
+}
+
+async function install() {
+  const cache = await caches.open(CACHE);
+  await cache.addAll(PAGE);
+  const manifest = await (await cache.match("/table/engine.json")).json();
+  await keepEngine(manifest).catch(() => {}); // the page works without the engine: the service rules
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PAGE)).then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || url.origin !== location.origin || !PAGE.includes(url.pathname)) return;
+  if (event.request.method !== "GET" || url.origin !== location.origin) return;
+  if (KEPT.test(url.pathname)) {
+    event.respondWith(caches.open(ENGINE).then((cache) => cache.match(url.pathname).then((kept) => kept || fetch(event.request))));
+    return;
+  }
+  if (!PAGE.includes(url.pathname)) return;
   event.respondWith(
     fetch(event.request)
       .then((response) => {
         if (response.ok) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(url.pathname, copy));
+          if (url.pathname === "/table/engine.json") {
+            event.waitUntil(response.clone().json().then(keepEngine).catch(() => {}));
+          }
         }
         return response;
       })

@@ -1,0 +1,102 @@
+"""The page's engine, as the page loads it (docs/page-engine.md): the Python sources that make an answer (the
+engine, the answer-building modules of the service, their sentences, marshmallow for the request checks) in
+one zip, the catalogs compiled into it (Babel is not in the page), and where Pyodide's own files are.
+
+Made from the files the service itself runs, when the page is served or written (``gostop page``): there is
+no second copy to keep in step. No Flask here: ``service.api.page`` serves what this makes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import marshmallow
+import mypy_extensions
+
+import engine
+
+from .i18n import LOCALE_DIR, compile_catalog
+
+__all__ = ["PYODIDE_FILES", "Bundle", "bundle", "pyodide_dir"]
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVICE = Path(__file__).resolve().parent
+# The service's modules an answer is made with (service.answers imports them, and nothing with Flask).
+SERVICE_MODULES = (
+    "__init__",
+    "answers",
+    "catalogs",
+    "codes",
+    "details",
+    "evening",
+    "i18n",
+    "loading",
+    "replay",
+    "schemas",
+    "score",
+    "settlement",
+)
+# Pyodide's core and standard library: all the page loads of it (no package of its own repository).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+_EPOCH = (2020, 1, 1, 0, 0, 0)  # every entry's time: the same sources make the same zip, and the same name
+
+
+def pyodide_dir() -> Path | None:
+    """Where ``make pyodide`` put Pyodide's files (GOSTOP_PYODIDE_DIR to say elsewhere), or None without them."""
+    said = os.environ.get("GOSTOP_PYODIDE_DIR")
+    folder = Path(said) if said else ROOT / "tools" / "pyodide" / "node_modules" / "pyodide"
+    return folder if all((folder / name).is_file() for name in PYODIDE_FILES) else None
+
+
+def _sources() -> Iterator[tuple[str, Path]]:
+    """(name in the zip, file) of every Python source of the page's engine."""
+    for package in (engine, marshmallow):
+        folder = Path(package.__file__ or "").parent
+        for path in sorted(folder.glob("*.py")):
+            yield f"{folder.name}/{path.name}", path
+    yield "mypy_extensions.py", Path(mypy_extensions.__file__ or "")
+    for name in SERVICE_MODULES:
+        yield f"service/{name}.py", SERVICE / f"{name}.py"
+    for path in sorted((SERVICE / "sentences").glob("*.py")):
+        yield f"service/sentences/{path.name}", path
+
+
+class Bundle:
+    """The engine's zip (its bytes, and its name: by its content, so a cache may keep it for good) and the
+    manifest the page reads first (``engine.json``: the zip's and Pyodide's places, relative to it)."""
+
+    def __init__(self) -> None:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
+            for name, path in _sources():
+                zipped.writestr(zipfile.ZipInfo(name, _EPOCH), path.read_bytes(), zipfile.ZIP_DEFLATED)
+            for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")):
+                lang = po.parent.parent.name
+                info = zipfile.ZipInfo(f"service/locale/{lang}/LC_MESSAGES/messages.mo", _EPOCH)
+                zipped.writestr(info, compile_catalog(lang, po), zipfile.ZIP_DEFLATED)
+        self.zip = out.getvalue()
+        self.name = f"engine-{hashlib.sha256(self.zip).hexdigest()[:16]}.zip"
+        folder = pyodide_dir()
+        self.pyodide = folder
+        self.pyodide_version = json.loads((folder / "package.json").read_text())["version"] if folder else None
+        manifest: dict[str, str | None] = {
+            "engine": f"engine/{self.name}",
+            "pyodide": f"pyodide/{self.pyodide_version}/" if folder else None,
+            "engine_version": engine.ENGINE_VERSION,
+        }
+        if folder is None:
+            manifest["why"] = "Pyodide is not installed (`make pyodide` needs npm): the service rules"
+        self.manifest = json.dumps(manifest).encode()
+
+
+@cache
+def bundle() -> Bundle:
+    """The bundle, made once per process (about 0.1 s)."""
+    return Bundle()
