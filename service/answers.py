@@ -23,9 +23,10 @@ from typing import Any
 
 import marshmallow as ma
 
-from engine import GoStopError, read_log
+from engine import PRESETS, GoStopError, read_log
 from engine.notation import decode_log
 
+from .catalogs import cards_json, presets_json
 from .details import http_problem, rule_problem, validation_problem
 from .evening import EveningRequest, evening_answer
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, words_for
@@ -44,6 +45,7 @@ __all__ = [
     "Words",
     "answer",
     "answer_json",
+    "catalog_json",
     "evening_answer",
     "replay_answer",
     "score_answer",
@@ -107,3 +109,24 @@ def answer_json(path: str, body: str, lang: str | None = None) -> str:
         w = _words(lang)
         return json.dumps([400, {"status": 400, **http_problem(w, "malformed-json")}], ensure_ascii=False)
     return json.dumps(answer(path, data, lang), ensure_ascii=False)
+
+
+def catalog(path: str, lang: str | None = None) -> tuple[int, dict[str, Any]]:
+    """(status, body) of ``GET path`` of a catalog (/v1/cards, /v1/rules, /v1/rules/{preset}), as the service
+    answers it: what the page asks before its first ruling, made by the page's engine where there is no service
+    (a page written by ``gostop page``)."""
+    w = _words(lang)
+    if path == "/v1/cards":
+        return 200, cards_json()
+    if path == "/v1/rules":
+        return 200, presets_json(w.lang)
+    name = path.removeprefix("/v1/rules/")
+    if name != path and name in PRESETS:
+        return 200, PRESETS[name].asdict()
+    why = {"why": "no-preset", "preset": name} if name != path else {}
+    return 404, {"status": 404, **http_problem(w, "not-found", **why)}
+
+
+def catalog_json(path: str, lang: str | None = None) -> str:
+    """``catalog`` as JSON text, for the page's engine."""
+    return json.dumps(catalog(path, lang), ensure_ascii=False)

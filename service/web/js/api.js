@@ -1,6 +1,9 @@
 // The page talks to the service only through its public API. Every answer's sentences come in the page's
 // language (Accept-Language). A failure to reach the service is told apart from a refusal (problem+json).
+// When the service cannot be reached, the engine in the page (engine.js, docs/page-engine.md) gives the same
+// answer from the same Python sources, and `ruling.by` says which ruled ("service" or "page").
 
+import * as engine from "./engine.js";
 import { language } from "./words.js";
 
 export class Offline extends Error {}
@@ -23,15 +26,55 @@ function busy(step) {
   document.body.toggleAttribute("data-busy", inFlight > 0); // the tests wait for the page to be idle
 }
 
+// The rulings the engine in the page makes, and the catalogs it gives (a page with no service: gostop page).
+const RULED = new Set(["/v1/score", "/v1/settle", "/v1/replay", "/v1/evening"]);
+const CATALOG = /^\/v1\/(cards|rules)(\/[^/]+)?$/;
+// A page written as static files (`gostop page`) has no service: it waits for its engine.
+const STANDALONE = document.documentElement.hasAttribute("data-standalone");
+export const ruling = { by: null };
+
+function ruledBy(by) {
+  ruling.by = by;
+  document.body.dataset.ruledBy = by; // the badge (main.js) and the tests read it
+}
+
 async function call(method, path, body, type = "application/json") {
   const headers = { "Accept-Language": language(), Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = type;
   busy(1);
   try {
-    return await answer(method, path, headers, body === undefined || type !== "application/json" ? body : JSON.stringify(body));
+    const data = await answer(method, path, headers, body === undefined || type !== "application/json" ? body : JSON.stringify(body));
+    if (RULED.has(path)) ruledBy("service");
+    return data;
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    const said = await onThePhone(method, path, body);
+    if (!said) throw error;
+    return said.data;
   } finally {
     busy(-1);
   }
+}
+
+// The engine's answer while the service cannot be reached: {data}, a Problem thrown, or null when the engine
+// is not loaded yet (it starts loading now, and main.js asks again once it is: the page says offline meanwhile).
+async function onThePhone(method, path, body) {
+  const ruled = method === "POST" && RULED.has(path);
+  if (!ruled && !(method === "GET" && CATALOG.test(path))) return null;
+  if (!engine.info) {
+    const loading = engine.start();
+    if (!STANDALONE) return null;
+    try {
+      await loading;
+    } catch {
+      return null;
+    }
+  }
+  const { status, body: data } = ruled ? await engine.answer(path, body, language()) : await engine.catalog(path, language());
+  if (status >= 500) return null;
+  if (ruled) ruledBy("page");
+  if (status >= 400) throw new Problem(data, status);
+  return { data };
 }
 
 async function answer(method, path, headers, body) {

@@ -6,7 +6,7 @@
 const BASE = new URL("../", import.meta.url);
 const HOME = "/gostop"; // where the sources are unpacked in Pyodide's file system
 
-let answerJson = null;
+let answers = null; // the Python module service.answers
 
 const started = (async () => {
   const t0 = performance.now();
@@ -24,7 +24,7 @@ const started = (async () => {
   const t1 = performance.now();
   pyodide.unpackArchive(zip, "zip", { extractDir: HOME });
   pyodide.runPython(`import sys\nsys.path.insert(0, "${HOME}")\nimport service.answers`);
-  answerJson = pyodide.pyimport("service.answers").answer_json;
+  answers = pyodide.pyimport("service.answers");
   const memory = pyodide._module?.HEAP8?.length ?? null; // the WebAssembly memory the engine holds, in bytes
   return {
     engine_version: manifest.engine_version,
@@ -44,7 +44,10 @@ self.onmessage = async ({ data }) => {
   try {
     await started;
     const t0 = performance.now();
-    const [status, body] = JSON.parse(answerJson(data.path, data.body, data.lang));
+    const said = data.body === undefined
+      ? answers.catalog_json(data.path, data.lang) // GET /v1/cards, /v1/rules, /v1/rules/{preset}
+      : answers.answer_json(data.path, data.body, data.lang);
+    const [status, body] = JSON.parse(said);
     postMessage({ id: data.id, status, body, ms: performance.now() - t0 });
   } catch (error) {
     postMessage({ id: data.id, error: String(error?.message || error) });

@@ -11,6 +11,7 @@ import * as live from "./live.js";
 import * as ledger from "./ledger.js";
 import * as check from "./check.js";
 import { start as startEngine } from "./engine.js";
+import { ruling } from "./api.js";
 
 const VIEWS = { settle, live, ledger, check };
 const root = document.getElementById("app");
@@ -29,6 +30,10 @@ function header(current) {
       h("nav", { "aria-label": t("title") },
         h("ul", {}, Object.keys(VIEWS).map((name) => h("li", {},
           h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
+      // the engine in the page ruled (the service could not be reached): said, not asked about
+      ruling.by === "page" && !app.offline
+        ? h("span", { class: "ruled-by", role: "status", "data-key": "ruled-by", title: t("ruled_on_phone") }, t("ruled_on_phone_short"))
+        : null,
       // in the sticky header, so it is in sight wherever the person was when the service could not be reached
       app.offline ? offlineBanner() : h("button", {
         type: "button", class: "lang", "data-key": "lang", lang: language() === "ko" ? "en" : "ko",
@@ -135,8 +140,11 @@ async function start() {
   document.body.dataset.ready = "true"; // the tests wait for this
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
-  // the engine (docs/page-engine.md) loads once the page is drawn and idle, in a worker of its own
-  (window.requestIdleCallback || setTimeout)(() => startEngine());
+  // The engine (docs/page-engine.md) loads in a worker of its own once the page is drawn and idle, when the
+  // service worker keeps its files (the first visit fetches them meanwhile), or when the service cannot be
+  // reached (api.js); once it is loaded, what waited for the service is asked again, and the engine rules.
+  if (navigator.serviceWorker?.controller) (window.requestIdleCallback || setTimeout)(() => startEngine().catch(() => {}));
+  addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
 
 start();

@@ -5,6 +5,8 @@ export const WORDS = {
   ko: {
     title: "고스톱 판정",
     switch_to: "English",
+    ruled_on_phone: "서비스에 연결할 수 없어 이 기기에서 판정했습니다 (같은 엔진)",
+    ruled_on_phone_short: "기기 판정",
     nav: { settle: "정산", live: "실시간 기록", ledger: "장부", check: "기록 확인" },
     offline: "서비스에 연결할 수 없습니다. 입력한 내용은 이 기기에 저장되어 있습니다.",
     retry: "다시 시도",
@@ -201,6 +203,8 @@ export const WORDS = {
   en: {
     title: "Go-Stop at the table",
     switch_to: "한국어",
+    ruled_on_phone: "The service cannot be reached: ruled on this phone, by the same engine",
+    ruled_on_phone_short: "On phone",
     nav: { settle: "Settle", live: "Live game", ledger: "Ledger", check: "Check" },
     offline: "The service cannot be reached. What you entered is kept on this device.",
     retry: "Try again",
