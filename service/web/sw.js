@@ -12,7 +12,7 @@ const PAGE = [
   "/table/icon.svg",
   "/table/table.css",
   "/table/engine.json",
-  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "offline", "live", "ledger", "check", "engine", "engine-worker"]
+  ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "live", "ledger", "check", "engine", "engine-worker"]
     .map((name) => `/table/js/${name}.js`),
   "/v1/cards",
   "/v1/rules",

@@ -3,8 +3,14 @@
 // When the service cannot be reached, the engine in the page (engine.js, docs/page-engine.md) gives the same
 // answer from the same Python sources, and `ruling.by` says which ruled ("service" or "page").
 
-import * as engine from "./engine.js";
 import { language } from "./words.js";
+
+// The engine is not part of the first load: engine.js comes with its first use.
+const loadEngine = () => import("./engine.js");
+window.gostop = {
+  get ready() { return loadEngine().then((engine) => engine.start()); },
+  answer: (path, body, lang) => loadEngine().then((engine) => engine.answer(path, body, lang)),
+};
 
 export class Offline extends Error {}
 
@@ -61,6 +67,7 @@ async function call(method, path, body, type = "application/json") {
 async function onThePhone(method, path, body) {
   const ruled = method === "POST" && RULED.has(path);
   if (!ruled && !(method === "GET" && CATALOG.test(path))) return null;
+  const engine = await loadEngine();
   if (!engine.info) {
     const loading = engine.start();
     if (!STANDALONE) return null;

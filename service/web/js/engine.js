@@ -1,9 +1,10 @@
 // The engine in the page (docs/page-engine.md): window.gostop.ready, a promise that resolves when the engine is
 // loaded, and window.gostop.answer(path, body, lang), the answer {status, body} of POST path (/v1/score,
 // /v1/settle, /v1/replay, /v1/evening) made on the phone by the service's own Python sources under Pyodide,
-// identical to the service's. Nothing loads until start(): the page calls it once it is drawn and the engine
-// is in the service worker's cache, or when the service cannot be reached; an app that embeds gostop starts it
-// by asking for `ready` or for an answer. The first paint and the first tap never wait for it.
+// identical to the service's (window.gostop is api.js's: this module loads on its first use). Nothing loads
+// until start(): the page calls it once it is drawn and the engine is in the service worker's cache, or when
+// the service cannot be reached; an app that embeds gostop starts it by asking for `ready` or for an answer.
+// The first paint and the first tap never wait for it.
 
 let worker = null;
 let serial = 0;
@@ -67,10 +68,3 @@ async function ask(message) {
     worker.postMessage({ id, ...message });
   });
 }
-
-// Asking for `ready` starts the engine: an app that embeds gostop awaits it, or calls answer() at once.
-window.gostop = {
-  get ready() { return start(); },
-  answer,
-  get info() { return info; },
-};

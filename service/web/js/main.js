@@ -1,7 +1,7 @@
 // The table page: four flows behind a tab bar, in Korean or English, everything kept in localStorage.
 
 import { h } from "./dom.js";
-import { get } from "./api.js";
+import { get, ruling } from "./api.js";
 import { app } from "./app.js";
 import { setCatalog } from "./cards.js";
 import { load, save } from "./store.js";
@@ -10,8 +10,6 @@ import * as settle from "./settle.js";
 import * as live from "./live.js";
 import * as ledger from "./ledger.js";
 import * as check from "./check.js";
-import { start as startEngine } from "./engine.js";
-import { ruling } from "./api.js";
 
 const VIEWS = { settle, live, ledger, check };
 const root = document.getElementById("app");
@@ -143,7 +141,7 @@ async function start() {
   // The engine (docs/page-engine.md) loads in a worker of its own once the page is drawn and idle, when the
   // service worker keeps its files (the first visit fetches them meanwhile), or when the service cannot be
   // reached (api.js); once it is loaded, what waited for the service is asked again, and the engine rules.
-  if (navigator.serviceWorker?.controller) (window.requestIdleCallback || setTimeout)(() => startEngine().catch(() => {}));
+  if (navigator.serviceWorker?.controller) (window.requestIdleCallback || setTimeout)(() => window.gostop.ready.catch(() => {}));
   addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
 
