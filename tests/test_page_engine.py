@@ -20,7 +20,18 @@ from engine import GoStopError, format_log
 from service.bundle import pyodide_dir
 from tests.conftest import ROOT
 from tests.test_logs import LOGS
-from tests.test_page import CSP_WATCH, TALL_PHONE, browser, server  # noqa: F401 (the fixtures)
+from tests.test_page import (  # noqa: F401 (the fixtures browser and server)
+    CSP_WATCH,
+    LIVE_LOG,
+    TALL_PHONE,
+    Table,
+    _enter,
+    _named,
+    _start_live,
+    _wait_moves,
+    browser,
+    server,
+)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -51,13 +62,17 @@ def _bodies() -> list[tuple[str, object]]:
     return asked + README_BODIES + REFUSED
 
 
-@pytest.fixture(scope="module")
-def engine_page(browser, server):  # noqa: F811 (the fixtures imported above)
+def _skip_without_pyodide() -> None:
     if pyodide_dir() is None:
         why = "Pyodide is not installed (make pyodide needs npm)"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(why)
         pytest.skip(f"PAGE ENGINE TESTS SKIPPED: {why}")
+
+
+@pytest.fixture(scope="module")
+def engine_page(browser, server):  # noqa: F811 (the fixtures imported above)
+    _skip_without_pyodide()
     context = browser.new_context(viewport=TALL_PHONE)
     context.add_init_script(CSP_WATCH)
     page = context.new_page()
@@ -111,3 +126,138 @@ def test_the_page_gives_the_catalogs_as_the_service(engine_page, server):  # noq
             )
             answer = requests.get(server + path, headers={"Accept-Language": lang}, timeout=30)
             assert (page["status"], page["body"]) == (answer.status_code, answer.json()), path
+
+
+# --- every flow with the network cut after the first visit -------------------------------------------------------
+
+
+@pytest.fixture
+def cut(request, browser, server):  # noqa: F811
+    """A phone that opened the page once (the service worker holds the page and the engine), then lost the
+    network: every ruling is the engine's in the page."""
+    _skip_without_pyodide()
+    lang = getattr(request, "param", "ko")
+    context = browser.new_context(viewport=TALL_PHONE, locale=lang)
+    context.add_init_script(CSP_WATCH)
+    context.set_default_timeout(20_000)
+    t = Table(context, server, lang)
+    t.offline_expected = True  # Chromium logs the fetches that cannot go out
+    t.open("settle")
+    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
+    t.page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=ENGINE_TIMEOUT_MS)
+    context.set_offline(True)
+    yield t
+    try:
+        assert t.errors == [], f"console errors: {t.errors}"
+        assert t.csp_violations() == [], "CSP violations"
+    finally:
+        context.close()
+
+
+def _ruled_on_the_phone(t: Table) -> None:
+    assert t.page.locator("body").get_attribute("data-ruled-by") == "page"
+    assert t.page.locator('[data-key="ruled-by"]').count() == 1  # the badge
+    assert t.page.locator(".offline").count() == 0  # nothing waits for the service
+
+
+def test_offline_a_live_hand_with_a_go_and_a_stop(cut):
+    t = cut
+    t.reload()  # the page, and then its engine, from the service worker's copy
+    t.page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=ENGINE_TIMEOUT_MS)
+    names = t.names[:2]
+    _start_live(t)
+    for i, move in enumerate(_named(m, names) for m in LIVE_LOG["moves"]):
+        if move.get("call") == "go":
+            # the decision, ruled on the phone: what a stop pays now, and what a go risks
+            assert t.page.locator(".if-go").get_attribute("data-go-count") == "1"
+            assert t.page.locator(".if-stop").get_attribute("data-source") == "if_stop"
+        if move.get("call") == "stop":
+            stop_now = t.page.locator(".if-stop-payment")
+            assert stop_now.get_attribute("data-points") == "32" and stop_now.get_attribute("data-amount") == "3200"
+        _enter(t, move, answered=False)
+        _wait_moves(t, i + 1)
+        t.idle()
+        assert t.page.locator(".moves > li.pending").count() == 0, "every turn is checked at once"
+    t.page.wait_for_selector(".finished .ruling")
+    paid = t.page.locator('.ruling .payment[data-from="' + names[1] + '"]')
+    assert paid.get_attribute("data-points") == "32"
+    # scores and steals as the service says them
+    answer = requests.post(
+        t.base + "/v1/replay",
+        json={**LIVE_LOG, "players": names, "moves": [_named(m, names) for m in LIVE_LOG["moves"]]},
+        headers={"Accept-Language": t.lang},
+        timeout=30,
+    ).json()
+    for player in answer["players"]:
+        shown = t.page.locator(f'.player[data-player="{player["id"]}"]')
+        assert shown.get_attribute("data-score") == str(player["score"]["total"])
+    shown_events = [e.get_attribute("data-type") for e in t.page.locator(".events > li").all()]
+    assert shown_events == [e["type"] for e in reversed(answer["events"])] and "steal" in shown_events
+    _ruled_on_the_phone(t)
+
+
+def test_offline_a_settle_by_counts(cut):
+    """The README's dispute told by counts (A stopped at 9 with 3 brights, 3 animals, 10 junk and a go; B has
+    the cup as an animal, a ribbon and 6 junk): 20 points, 2,000, as the service rules it."""
+    t = cut
+    b = t.names[1]
+    t.click('[data-key="winner-0"]')
+    t.click('[data-key="mode-counts"]')
+    for key, value in (("q-points-0", "9"), ("q-brights-0", "3"), ("q-animals-0", "3"), ("q-junk_units-0", "10")):
+        t.page.fill(f'[data-key="{key}"]', value)
+    t.click('[data-key="go-0-plus"]')
+    t.page.fill('[data-key="q-ribbons-1"]', "1")
+    t.page.fill('[data-key="q-junk_units-1"]', "6")
+    t.click('[data-key="q-cup-1-animal"]')
+    t.click('[data-key="submit"]')
+    t.page.wait_for_selector(".ruling")
+    payment = t.page.locator(f'.payment[data-from="{b}"]')
+    assert payment.get_attribute("data-points") == "20" and payment.get_attribute("data-amount") == "2000"
+    _ruled_on_the_phone(t)
+
+
+def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
+    t = cut
+    t.open("ledger")
+    for hand in range(6):
+        if hand == 2:
+            t.click('[data-key="lq-winner-null"]')  # a nagari: the next hand counts double
+        else:
+            winner = hand % 2
+            t.click(f'[data-key="lq-winner-{winner}"]')
+            t.page.fill(f'[data-key="q-points-{winner}"]', "7")  # 3 brights and 13 junk: 7 points (RULES.md 3)
+            t.page.fill(f'[data-key="q-brights-{winner}"]', "3")
+            t.page.fill(f'[data-key="q-junk_units-{winner}"]', "13")
+            t.page.fill(f'[data-key="q-junk_units-{1 - winner}"]', "10")
+        t.click('[data-key="ledger-quick-add"]')
+        t.page.locator(f'.ledger-table tr[data-hand="{hand + 1}"]').wait_for()
+        t.idle()
+    rows = t.page.locator(".ledger-table tbody tr")
+    assert [r.get_attribute("data-outcome") for r in rows.all()] == ["stop", "stop", "nagari", "stop", "stop", "stop"]
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 0, "ruled on the phone, in order"
+    _ruled_on_the_phone(t)
+    # the ledger the phone ruled is the service's answer for the same evening
+    kept = json.loads(t.page.evaluate("localStorage.getItem('gostop.ledger')"))
+    body = {"rules": {"preset": kept["preset"], **kept["knobs"]}, "people": kept["players"], "stake": kept["stake"]}
+    asked = requests.post(
+        t.base + "/v1/evening", json={**body, "hands": kept["hands"]}, timeout=30, headers={"Accept-Language": t.lang}
+    )
+    assert asked.status_code == 200 and kept["answer"] == asked.json()
+    assert [h["settlement"]["outcome"] for h in kept["answer"]["hands"]][2] == "nagari"
+    assert kept["answer"]["hands"][3]["carry"]["nagari_streak"] == 1  # the hand after the nagari counts double
+
+
+def test_offline_a_check_of_an_illegal_log(cut):
+    t = cut
+    t.refusals_expected = True
+    bad = json.loads(json.dumps(LIVE_LOG))
+    bad["moves"][4]["play"] = "nov-double"  # dealt face up at the start: already seen
+    expected = requests.post(t.base + "/v1/replay", json=bad, headers={"Accept-Language": t.lang}, timeout=30)
+    t.open("check")
+    t.page.fill("#log-text", json.dumps(bad))
+    t.click('[data-key="check-run"]')
+    t.page.locator('.verdict[data-verdict="illegal"]').wait_for()
+    marked = t.page.locator(".moves > li.bad")
+    assert marked.count() == 1 and marked.get_attribute("data-move-index") == "4"
+    assert expected.json()["detail"] in marked.inner_text()
+    _ruled_on_the_phone(t)
