@@ -24,10 +24,11 @@ import engine
 
 from .i18n import LOCALE_DIR, compile_catalog
 
-__all__ = ["PYODIDE_FILES", "Bundle", "bundle", "pyodide_dir"]
+__all__ = ["PYODIDE_FILES", "Bundle", "bundle", "pyodide_dir", "write_page"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE = Path(__file__).resolve().parent
+WEB = SERVICE / "web"
 # The service's modules an answer is made with (service.answers imports them, and nothing with Flask).
 SERVICE_MODULES = (
     "__init__",
@@ -100,3 +101,34 @@ class Bundle:
 def bundle() -> Bundle:
     """The bundle, made once per process (about 0.1 s)."""
     return Bundle()
+
+
+def write_page(folder: Path) -> list[Path]:
+    """Write the table page as static files into ``folder``: the page, its modules, the engine's zip and
+    Pyodide's files, laid out as the service serves them, for any static host (or a phone's saved copy) with
+    no service at all: the page marks itself standalone and asks its engine for everything (the catalogs
+    too). Refused (``RuntimeError``) without Pyodide. Returns the files written."""
+    made = bundle()
+    if made.pyodide is None or made.pyodide_version is None:
+        raise RuntimeError("Pyodide is not installed: run `make pyodide` (it needs npm)")
+    written: list[Path] = []
+
+    def put(name: str, data: bytes) -> None:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        written.append(path)
+
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    put("index.html", page.replace("<html ", "<html data-standalone ", 1).encode())
+    put("sw.js", (WEB / "sw.js").read_bytes())
+    icon = (WEB / "icon.svg").read_bytes()
+    put("favicon.ico", icon)
+    for path in sorted(WEB.rglob("*")):
+        if path.is_file() and path.name not in ("index.html", "sw.js"):
+            put(f"table/{path.relative_to(WEB).as_posix()}", path.read_bytes())
+    put("table/engine.json", made.manifest)
+    put(f"table/engine/{made.name}", made.zip)
+    for name in PYODIDE_FILES:
+        put(f"table/pyodide/{made.pyodide_version}/{name}", (made.pyodide / name).read_bytes())
+    return written

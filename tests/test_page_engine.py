@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 import requests
@@ -261,3 +262,151 @@ def test_offline_a_check_of_an_illegal_log(cut):
     assert marked.count() == 1 and marked.get_attribute("data-move-index") == "4"
     assert expected.json()["detail"] in marked.inner_text()
     _ruled_on_the_phone(t)
+
+
+# --- the budgets, measured (the figures go to docs/page-engine.md; -s prints them) --------------------------------
+
+FIGURES = ROOT / "bench" / "results" / "page-engine.json"
+
+
+def _renderer_rss_kb() -> int:
+    """The resident memory of every Chromium renderer process (the tabs and their workers), in KB."""
+    total = 0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if b"--type=renderer" not in (proc / "cmdline").read_bytes():
+                continue
+            status = (proc / "status").read_text()
+        except OSError:
+            continue
+        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) if "VmRSS" in status else 0
+    return total
+
+
+def test_the_budgets_measured(browser, server):  # noqa: F811
+    """Issue 26's budgets, measured on this machine (a figure, not a timer that fails a slow run): the first
+    load before the engine, the engine ready from the service worker's cache with the CPU slowed 4x, a
+    ruling offline, and what the engine costs the tab."""
+    _skip_without_pyodide()
+    context = browser.new_context(viewport=TALL_PHONE, locale="ko")
+    page = context.new_page()
+    loaded = []
+    page.on("requestfinished", lambda r: loaded.append(r))
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_load_state("networkidle")
+    first = sum(r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"] for r in loaded)
+    assert not any("/table/engine/" in r.url or "/table/pyodide/" in r.url for r in loaded), "the engine waits"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
+    page.close()
+
+    # the second visit: the page, then the engine, from the service worker's cache, the CPU slowed 4x
+    rss_before = _renderer_rss_kb()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    drawn_ms = page.evaluate("performance.getEntriesByName('gostop-ready')[0].startTime")
+    info = page.evaluate("window.gostop.ready.then((info) => ({...info, at: performance.now()}))")
+    rss_after = _renderer_rss_kb()
+
+    # offline rulings, asked of window.gostop.answer (the CPU still slowed 4x, and then not)
+    context.set_offline(True)
+    log = json.loads(json.dumps(LIVE_LOG))
+    settle = {
+        "rules": "korean-2p",
+        "players": [
+            {
+                "id": "A",
+                "captured": ["jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"],
+            },
+            {"id": "B", "captured": ["nov-bright", "jan-junk-1"]},
+        ],
+        "winner": "A",
+    }
+    counts = {"brights": 0, "rain": False, "animals": 0, "ribbons": 0, "junk_units": 0, "cup": "none"}
+    won = {"id": "A", "declared": {**counts, "points": 7, "brights": 3, "junk_units": 13}}
+    hand = {"settle": {"players": [won, {"id": "B", "declared": {**counts, "junk_units": 10}}], "winner": "A"}}
+    ledger = {"rules": "korean-2p", "people": ["A", "B"], "hands": [hand] * 10}
+    asked = {
+        "live turn": ("/v1/replay", log),
+        "settle": ("/v1/settle", settle),
+        "ledger of 10 hands": ("/v1/evening", ledger),
+    }
+    timing = """async ([path, body]) => {
+        const t0 = performance.now();
+        const said = await window.gostop.answer(path, body, "ko");
+        return [said.status, performance.now() - t0];
+    }"""
+    ruled = {}
+    for rate in (4, 1):
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        for name, (path, body) in asked.items():
+            times = []
+            for _ in range(3):
+                status, ms = page.evaluate(timing, [path, body])
+                assert status == 200, (name, status)
+                times.append(ms)
+            ruled[f"{name}, CPU /{rate}"] = round(sorted(times)[1], 1)  # the median of three
+    context.close()
+    figures = {
+        "first load before the engine (bytes)": first,
+        "page drawn, second visit, CPU /4 (ms)": round(drawn_ms),
+        "engine ready from the cache, CPU /4, from navigation (ms)": round(info["at"]),
+        "engine ready from the cache, CPU /4, in its worker (ms)": info["ready_ms"],
+        "of which Pyodide itself (ms)": info["pyodide_ms"],
+        "engine WebAssembly memory (bytes)": info["wasm_memory_bytes"],
+        "renderer processes' RSS added by a tab with the engine (KB)": rss_after - rss_before,
+        "offline ruling, median of 3 (ms)": ruled,
+    }
+    FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    FIGURES.write_text(json.dumps(figures, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(json.dumps(figures, indent=1, ensure_ascii=False))
+    assert first <= 200_000, f"{first} bytes before the engine"
+
+
+# --- gostop page: the page on any static host -------------------------------------------------------------------
+
+
+def test_gostop_page_rules_a_settle_from_a_static_host(browser, tmp_path):  # noqa: F811
+    """`gostop page DIR` writes the page as static files; served by Python's http.server from a folder below
+    the host's root (as a static host would), with no gostop service, it draws itself and rules a hand."""
+    _skip_without_pyodide()
+    import functools
+    import http.server
+    import threading
+
+    from gostop.cli import main
+
+    assert main(["page", str(tmp_path / "site")]) == 0
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    context = browser.new_context(viewport=TALL_PHONE, locale="en")
+    try:
+        t = Table(context, f"http://127.0.0.1:{host.server_address[1]}/site/", "en")
+        t.page.goto(t.base)
+        t.page.wait_for_selector("body[data-ready]", timeout=ENGINE_TIMEOUT_MS)  # the catalogs: the engine's
+        for card in ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal"):
+            t.click(f'#seat-panel [data-card="{card}"]')
+        t.click("#seat-tab-1")
+        t.click('#seat-panel [data-card="jan-junk-1"]')
+        t.click('[data-key="winner-0"]')
+        t.click('[data-key="submit"]')
+        t.page.wait_for_selector(".ruling")
+        # A: three brights (3) and godori (5); B holds no bright: x2 gwangbak (A scored no junk: no pibak)
+        payment = t.page.locator('.payment[data-from="B"]')
+        assert payment.get_attribute("data-points") == "16" and payment.get_attribute("data-amount") == "1600"
+        assert t.page.locator("body").get_attribute("data-ruled-by") == "page"
+        assert t.errors == [], f"console errors: {t.errors}"
+    finally:
+        context.close()
+        host.shutdown()
+        host.server_close()

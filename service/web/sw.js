@@ -3,27 +3,29 @@
 // network fails, the copy kept from the last visit. The engine (docs/page-engine.md) is kept too: engine.json
 // like the page, and the files it names (the engine's zip, named by its content, and Pyodide's, under its
 // version) from the cache first, since they never change; they are fetched when the worker installs and
-// whenever engine.json names new ones, so a second visit rules offline.
+// whenever engine.json names new ones, so a second visit rules offline. Every path is relative to the
+// worker's scope: the same worker serves the service's page and a page written by `gostop page` anywhere.
 const CACHE = "gostop-page";
 const ENGINE = "gostop-engine";
+const BASE = new URL(self.registration.scope).pathname; // "/" for the service's page
+const at = (path) => BASE + path;
 const PAGE = [
-  "/",
-  "/favicon.ico",
-  "/table/icon.svg",
-  "/table/table.css",
-  "/table/engine.json",
+  "",
+  "favicon.ico",
+  "table/icon.svg",
+  "table/table.css",
+  "table/engine.json",
   ...["main", "app", "api", "store", "words", "dom", "cards", "ruling", "log", "quick", "settle", "live", "ledger", "check", "engine", "engine-worker"]
-    .map((name) => `/table/js/${name}.js`),
-  "/v1/cards",
-  "/v1/rules",
-];
+    .map((name) => `table/js/${name}.js`),
+].map(at);
+const CATALOGS = ["v1/cards", "v1/rules"].map(at); // the service's; a page with no service has its engine's
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-const KEPT = /^\/table\/(engine|pyodide)\//;
+const KEPT = [at("table/engine/"), at("table/pyodide/")];
 
 // The engine's files engine.json names: fetched when missing; those of an older engine are let go.
 async function keepEngine(manifest) {
   if (!manifest.pyodide) return;
-  const wanted = [`/table/${manifest.engine}`, ...PYODIDE_FILES.map((name) => `/table/${manifest.pyodide}${name}`)];
+  const wanted = [at(`table/${manifest.engine}`), ...PYODIDE_FILES.map((name) => at(`table/${manifest.pyodide}${name}`))];
   const cache = await caches.open(ENGINE);
   for (const request of await cache.keys()) {
     if (!wanted.includes(new URL(request.url).pathname)) await cache.delete(request);
@@ -36,7 +38,8 @@ async function keepEngine(manifest) {
 async function install() {
   const cache = await caches.open(CACHE);
   await cache.addAll(PAGE);
-  const manifest = await (await cache.match("/table/engine.json")).json();
+  await cache.addAll(CATALOGS).catch(() => {});
+  const manifest = await (await cache.match(at("table/engine.json"))).json();
   await keepEngine(manifest).catch(() => {}); // the page works without the engine: the service rules
 }
 
@@ -49,18 +52,18 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
-  if (KEPT.test(url.pathname)) {
+  if (KEPT.some((prefix) => url.pathname.startsWith(prefix))) {
     event.respondWith(caches.open(ENGINE).then((cache) => cache.match(url.pathname).then((kept) => kept || fetch(event.request))));
     return;
   }
-  if (!PAGE.includes(url.pathname)) return;
+  if (!PAGE.includes(url.pathname) && !CATALOGS.includes(url.pathname)) return;
   event.respondWith(
     fetch(event.request)
       .then((response) => {
         if (response.ok) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(url.pathname, copy));
-          if (url.pathname === "/table/engine.json") {
+          if (url.pathname === at("table/engine.json")) {
             event.waitUntil(response.clone().json().then(keepEngine).catch(() => {}));
           }
         }

@@ -49,6 +49,7 @@ async function call(method, path, body, type = "application/json") {
   if (body !== undefined) headers["Content-Type"] = type;
   busy(1);
   try {
+    if (STANDALONE) throw new Offline("no service: a page written by gostop page");
     const data = await answer(method, path, headers, body === undefined || type !== "application/json" ? body : JSON.stringify(body));
     if (RULED.has(path)) ruledBy("service");
     return data;

@@ -106,7 +106,7 @@ function knobSpecs(knobs) {
 
 async function start() {
   // the page opens from the copy the service worker keeps when the service cannot be reached (a reload offline)
-  navigator.serviceWorker?.register("/sw.js").catch(() => {});
+  navigator.serviceWorker?.register("sw.js").catch(() => {});
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
   app.later = () => {
