@@ -23,6 +23,7 @@ const started = (async () => {
   const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
   const t1 = performance.now();
   pyodide.unpackArchive(zip, "zip", { extractDir: HOME });
+  const t2 = performance.now();
   pyodide.runPython(`import sys\nsys.path.insert(0, "${HOME}")\nimport service.answers`);
   answers = pyodide.pyimport("service.answers");
   const memory = pyodide._module?.HEAP8?.length ?? null; // the WebAssembly memory the engine holds, in bytes
@@ -30,6 +31,7 @@ const started = (async () => {
     engine_version: manifest.engine_version,
     pyodide: pyodide.version,
     pyodide_ms: Math.round(t1 - t0),
+    imports_ms: Math.round(performance.now() - t2), // the engine's modules, compiled and run
     ready_ms: Math.round(performance.now() - t0),
     wasm_memory_bytes: memory,
   };
