@@ -2,8 +2,9 @@
 // reached (a phone at a table loses the connection). Network first, so a new version shows at once; when the
 // network fails, the copy kept from the last visit. The engine (docs/page-engine.md) is kept too: engine.json
 // like the page, and the files it names (the engine's zip, named by its content, and Pyodide's, under its
-// version) from the cache first, since they never change; they are fetched when the worker installs and
-// whenever engine.json names new ones, so a second visit rules offline. Every path is relative to the
+// version) from the cache first, since they never change; they are fetched once the page is drawn (the page
+// asks: "keep-engine"), whenever engine.json names new ones, and kept when the engine loads them, so a second
+// visit rules offline. The worker installs without them: it controls the page at once. Every path is relative to the
 // worker's scope: the same worker serves the service's page and a page written by `gostop page` anywhere.
 const CACHE = "gostop-page";
 const ENGINE = "gostop-engine";
@@ -39,9 +40,14 @@ async function install() {
   const cache = await caches.open(CACHE);
   await cache.addAll(PAGE);
   await cache.addAll(CATALOGS).catch(() => {});
-  const manifest = await (await cache.match(at("table/engine.json"))).json();
-  await keepEngine(manifest).catch(() => {}); // the page works without the engine: the service rules
 }
+
+self.addEventListener("message", (event) => {
+  if (event.data !== "keep-engine") return;
+  const manifest = caches.match(at("table/engine.json")).then((kept) => kept || fetch(at("table/engine.json")));
+  // the page works without the engine (the service rules): a failure here is no failure of the page
+  event.waitUntil(manifest.then((response) => response.json()).then(keepEngine).catch(() => {}));
+});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));
@@ -53,7 +59,13 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
   if (KEPT.some((prefix) => url.pathname.startsWith(prefix))) {
-    event.respondWith(caches.open(ENGINE).then((cache) => cache.match(url.pathname).then((kept) => kept || fetch(event.request))));
+    event.respondWith(caches.open(ENGINE).then(async (cache) => {
+      const kept = await cache.match(url.pathname);
+      if (kept) return kept;
+      const response = await fetch(event.request);
+      if (response.ok) event.waitUntil(cache.put(url.pathname, response.clone()));
+      return response;
+    }));
     return;
   }
   if (!PAGE.includes(url.pathname) && !CATALOGS.includes(url.pathname)) return;

@@ -68,7 +68,12 @@ async function call(method, path, body, type = "application/json") {
 async function onThePhone(method, path, body) {
   const ruled = method === "POST" && RULED.has(path);
   if (!ruled && !(method === "GET" && CATALOG.test(path))) return null;
-  const engine = await loadEngine();
+  let engine;
+  try {
+    engine = await loadEngine();
+  } catch {
+    return null; // engine.js itself cannot be fetched (a first visit cut off before the worker kept it)
+  }
   if (!engine.info) {
     const loading = engine.start();
     if (!STANDALONE) return null;

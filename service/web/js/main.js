@@ -139,9 +139,12 @@ async function start() {
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
   // The engine (docs/page-engine.md) loads in a worker of its own once the page is drawn and idle, when the
-  // service worker keeps its files (the first visit fetches them meanwhile), or when the service cannot be
-  // reached (api.js); once it is loaded, what waited for the service is asked again, and the engine rules.
-  if (navigator.serviceWorker?.controller) (window.requestIdleCallback || setTimeout)(() => window.gostop.ready.catch(() => {}));
+  // service worker keeps its files (on a first visit it is asked to fetch them now), or when the service
+  // cannot be reached (api.js); once it is loaded, what waited for the service is asked again.
+  (window.requestIdleCallback || setTimeout)(() => {
+    if (navigator.serviceWorker?.controller) window.gostop.ready.catch(() => {});
+    navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
+  });
   addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
 
