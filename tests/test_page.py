@@ -1142,6 +1142,7 @@ def test_nothing_is_erased_without_a_question_or_an_undo(table):
     assert t.page.locator(".ledger-table tbody tr").count() == 1
     t.reload()  # the hand taken out is kept to be put back, through a reload too
     t.click('[data-key="ledger-restore"]')
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome]').wait_for()  # ruled again
     rows = t.page.locator(".ledger-table tbody tr")
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["chongtong", "nagari"]
     assert t.page.locator('[data-key="ledger-restore"]').count() == 0

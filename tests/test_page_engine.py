@@ -22,6 +22,8 @@ from service.bundle import pyodide_dir
 from tests.conftest import ROOT
 from tests.test_logs import LOGS
 from tests.test_page import (  # noqa: F401 (the fixtures browser and server)
+    CHROMIUM,
+    CHROMIUM_ARGS,
     CSP_WATCH,
     LIVE_LOG,
     TALL_PHONE,
@@ -272,19 +274,31 @@ def test_offline_a_check_of_an_illegal_log(cut):
 FIGURES = ROOT / "bench" / "results" / "page-engine.json"
 
 
-def _renderer_rss_kb() -> int:
-    """The resident memory of every Chromium renderer process (the tabs and their workers), in KB."""
-    total = 0
+def _renderer_rss_kb(token: str) -> int:
+    """The private resident memory (RssAnon: no shared library counted) of the renderer processes (the tab, its
+    workers, the service worker) of the Chromium launched with ``token``, in KB (the machine runs others)."""
+    cmdlines: dict[int, bytes] = {}
+    parents: dict[int, int] = {}
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            if b"--type=renderer" not in (proc / "cmdline").read_bytes():
+        if proc.name.isdigit():
+            try:
+                cmdlines[int(proc.name)] = (proc / "cmdline").read_bytes()
+                parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
-            status = (proc / "status").read_text()
-        except OSError:
-            continue
-        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) if "VmRSS" in status else 0
+    ours = {pid for pid, line in cmdlines.items() if token.encode() in line and b"--type=" not in line}
+    grew = True
+    while grew:  # every descendant: the zygote, and the renderers it forks
+        more = {pid for pid, parent in parents.items() if parent in ours} - ours
+        ours |= more
+        grew = bool(more)
+    total = 0
+    for pid in ours:
+        if b"--type=renderer" in cmdlines.get(pid, b""):
+            with contextlib.suppress(OSError):
+                status = (Path("/proc") / str(pid) / "status").read_text()
+                found = re.search(r"RssAnon:\s+(\d+)", status)
+                total += int(found.group(1)) if found else 0
     return total
 
 
@@ -293,6 +307,15 @@ def test_the_budgets_measured(browser, server):  # noqa: F811
     load before the engine, the engine ready from the service worker's cache with the CPU slowed 4x, a
     ruling offline, and what the engine costs the tab."""
     _skip_without_pyodide()
+    token = f"--gostop-measure={os.getpid()}"  # a browser of its own: its processes are the tab's
+    measured = browser.browser_type.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, token])
+    try:
+        _measure(measured, server, token)
+    finally:
+        measured.close()
+
+
+def _measure(browser, server: str, token: str) -> None:  # noqa: F811
     context = browser.new_context(viewport=TALL_PHONE, locale="ko")
     page = context.new_page()
     loaded = []
@@ -304,10 +327,10 @@ def test_the_budgets_measured(browser, server):  # noqa: F811
     assert not any("/table/engine/" in r.url or "/table/pyodide/" in r.url for r in loaded), "the engine waits"
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
     page.wait_for_function(KEPT, timeout=ENGINE_TIMEOUT_MS)
+    rss_without = _renderer_rss_kb(token)  # the page drawn, and no engine (a first visit does not start it)
     page.close()
 
     # the second visit: the page, then the engine, from the service worker's cache, the CPU slowed 4x
-    rss_before = _renderer_rss_kb()
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
@@ -315,7 +338,7 @@ def test_the_budgets_measured(browser, server):  # noqa: F811
     page.wait_for_selector("body[data-ready]")
     drawn_ms = page.evaluate("performance.getEntriesByName('gostop-ready')[0].startTime")
     info = page.evaluate("window.gostop.ready.then((info) => ({...info, at: performance.now()}))")
-    rss_after = _renderer_rss_kb()
+    rss_with = _renderer_rss_kb(token)
 
     # offline rulings, asked of window.gostop.answer (the CPU still slowed 4x, and then not)
     context.set_offline(True)
@@ -363,7 +386,9 @@ def test_the_budgets_measured(browser, server):  # noqa: F811
         "engine ready from the cache, CPU /4, in its worker (ms)": info["ready_ms"],
         "of which Pyodide itself (ms)": info["pyodide_ms"],
         "engine WebAssembly memory (bytes)": info["wasm_memory_bytes"],
-        "renderer processes' RSS added by a tab with the engine (KB)": rss_after - rss_before,
+        "of which the engine's imports (ms)": info["imports_ms"],
+        "renderers' private memory, the tab without the engine (KB)": rss_without,
+        "renderers' private memory, the tab with the engine (KB)": rss_with,
         "offline ruling, median of 3 (ms)": ruled,
     }
     FIGURES.parent.mkdir(parents=True, exist_ok=True)
