@@ -21,6 +21,7 @@ import marshmallow
 import mypy_extensions
 
 import engine
+from engine.rules import LAYOUT_SIZE
 
 from .i18n import LOCALE_DIR, compile_catalog
 
@@ -71,7 +72,8 @@ def _sources() -> Iterator[tuple[str, Path]]:
 
 class Bundle:
     """The engine's zip (its bytes, and its name: by its content, so a cache may keep it for good) and the
-    manifest the page reads first (``engine.json``: the zip's and Pyodide's places, relative to it)."""
+    manifest the page reads first (``engine.json``: the zip's and Pyodide's places, relative to it, and the deal's
+    layout size the page's entry needs)."""
 
     def __init__(self) -> None:
         out = io.BytesIO()
@@ -87,10 +89,13 @@ class Bundle:
         folder = pyodide_dir()
         self.pyodide = folder
         self.pyodide_version = json.loads((folder / "package.json").read_text())["version"] if folder else None
-        manifest: dict[str, str | None] = {
+        manifest: dict[str, object] = {
             "engine": f"engine/{self.name}",
             "pyodide": f"pyodide/{self.pyodide_version}/" if folder else None,
             "engine_version": engine.ENGINE_VERSION,
+            # what the page's entry needs before any ruling, from the engine rather than a copy in JavaScript:
+            # the month cards dealt to the layout, by the number of players (RULES.md 4)
+            "layout_size": {str(players): size for players, size in LAYOUT_SIZE.items()},
         }
         if folder is None:
             manifest["why"] = "Pyodide is not installed (`make pyodide` needs npm): the service rules"

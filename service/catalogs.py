@@ -51,10 +51,6 @@ class PresetOut(Strict):
     name = Named("PresetName", required=True)
     description = fields.String(required=True)
     players = fields.Integer(required=True)
-    layout_size = fields.Integer(
-        required=True, metadata={"description": "the month cards dealt face up to the layout (RULES.md 4)"}
-    )
-    hand_size = fields.Integer(required=True, metadata={"description": "the cards dealt to each hand (RULES.md 4)"})
 
 
 class KnobChoiceOut(Strict):
@@ -135,13 +131,7 @@ def presets_json(lang: str) -> dict[str, Any]:
         knobs.append(out)
     return {
         "presets": [
-            {
-                "name": name,
-                "description": words.preset_description(w, name),
-                "players": rules.players,
-                "layout_size": rules.layout_size,
-                "hand_size": rules.hand_size,
-            }
+            {"name": name, "description": words.preset_description(w, name), "players": rules.players}
             for name, rules in PRESETS.items()
         ],
         "knobs": knobs,

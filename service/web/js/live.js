@@ -27,8 +27,8 @@ import { setLog } from "./check.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
-// The deal's layout size and the bonus cards there are: the engine's, from the catalogs (GET /v1/rules, /v1/cards).
-const layoutSize = () => app.presets.find((p) => p.name === state.preset)?.layout_size ?? 0;
+// The deal's layout size and the bonus cards there are: the engine's (engine.json, GET /v1/cards).
+const layoutSize = () => app.layoutSize?.[state.count] ?? 0;
 const bonusCards = () => CARDS.filter((c) => c.kind === "bonus").map((c) => c.id);
 let state = null;
 // The service is checking an entry the page could not judge alone (a call may be due): taps wait for it, so

@@ -104,6 +104,16 @@ function knobSpecs(knobs) {
   return Object.fromEntries(list.map((k) => [k.name, k]));
 }
 
+// engine.json (docs/page-engine.md): where the engine is, and the deal's layout size, from the engine.
+async function manifest() {
+  try {
+    const response = await fetch("table/engine.json");
+    return response.ok ? await response.json() : {};
+  } catch {
+    return {};
+  }
+}
+
 async function start() {
   // the page opens from the copy the service worker keeps when the service cannot be reached (a reload offline)
   navigator.serviceWorker?.register("sw.js").catch(() => {});
@@ -122,8 +132,9 @@ async function start() {
   };
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
   try {
-    const [cards, rules] = await Promise.all([get("/v1/cards"), get("/v1/rules")]);
+    const [cards, rules, engine] = await Promise.all([get("/v1/cards"), get("/v1/rules"), manifest()]);
     setCatalog(cards.cards);
+    app.layoutSize = engine.layout_size || {};
     app.presets = rules.presets;
     app.knobSpecs = knobSpecs(rules.knobs);
   } catch {
