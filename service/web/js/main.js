@@ -150,11 +150,13 @@ async function start() {
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
   // The engine (docs/page-engine.md) loads in a worker of its own once the page is drawn and idle, when the
-  // service worker keeps its files (on a first visit it is asked to fetch them now), or when the service
-  // cannot be reached (api.js); once it is loaded, what waited for the service is asked again.
-  (window.requestIdleCallback || setTimeout)(() => {
-    if (navigator.serviceWorker?.controller) window.gostop.ready.catch(() => {});
-    navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
+  // service worker keeps its files (else it is asked to fetch them now, for the next visit), or when the
+  // service cannot be reached (api.js); once it is loaded, what waited for the service is asked again.
+  (window.requestIdleCallback || setTimeout)(async () => {
+    // "gostop-engine": the service worker's cache of the engine's files (sw.js)
+    const kept = (await globalThis.caches?.open("gostop-engine").then((cache) => cache.keys()).catch(() => [])) || [];
+    if (kept.length) window.gostop.ready.catch(() => {});
+    else navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
   });
   addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
