@@ -1880,6 +1880,8 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     _without_the_engine(t)
     b = t.names[1]
     t.open("ledger")
+    # the reload offline below opens the service worker's copy: the worker has it before the network goes
+    t.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     t.context.set_offline(True)
     t.click('[data-key="lq-winner-null"]')
     t.click('[data-key="ledger-quick-add"]')  # a nagari
