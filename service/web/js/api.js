@@ -32,16 +32,16 @@ function busy(step) {
   document.body.toggleAttribute("data-busy", inFlight > 0); // the tests wait for the page to be idle
 }
 
-// The rulings the engine in the page makes, and the catalogs it gives (a page with no service: gostop page).
+// What the engine in the page answers.
 const RULED = new Set(["/v1/score", "/v1/settle", "/v1/replay", "/v1/evening"]);
 const CATALOG = /^\/v1\/(cards|rules)(\/[^/]+)?$/;
-// A page written as static files (`gostop page`) has no service: it waits for its engine.
+// A page written by `gostop page` has no service: it waits for its engine.
 const STANDALONE = document.documentElement.hasAttribute("data-standalone");
 export const ruling = { by: null };
 
 function ruledBy(by) {
   ruling.by = by;
-  document.body.dataset.ruledBy = by; // the badge (main.js) and the tests read it
+  document.body.dataset.ruledBy = by;
 }
 
 async function call(method, path, body, type = "application/json") {
@@ -63,8 +63,8 @@ async function call(method, path, body, type = "application/json") {
   }
 }
 
-// The engine's answer while the service cannot be reached: {data}, a Problem thrown, or null when the engine
-// is not loaded yet (it starts loading now, and main.js asks again once it is: the page says offline meanwhile).
+// The engine's answer while the service cannot be reached: {data}, a Problem, or null while the engine loads
+// (main.js asks again once it is).
 async function onThePhone(method, path, body) {
   const ruled = method === "POST" && RULED.has(path);
   if (!ruled && !(method === "GET" && CATALOG.test(path))) return null;
@@ -72,7 +72,7 @@ async function onThePhone(method, path, body) {
   try {
     engine = await loadEngine();
   } catch {
-    return null; // engine.js itself cannot be fetched (a first visit cut off before the worker kept it)
+    return null; // engine.js cannot be fetched
   }
   if (!engine.info) {
     const loading = engine.start();

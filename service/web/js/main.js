@@ -104,7 +104,7 @@ function knobSpecs(knobs) {
   return Object.fromEntries(list.map((k) => [k.name, k]));
 }
 
-// engine.json (docs/page-engine.md): where the engine is, and the deal's layout size, from the engine.
+// engine.json: where the engine is, and the deal's layout size (the engine's).
 async function manifest() {
   try {
     const response = await fetch("table/engine.json");
@@ -149,9 +149,8 @@ async function start() {
   document.body.dataset.ready = "true"; // the tests wait for this
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
-  // The engine (docs/page-engine.md) loads in a worker of its own once the page is drawn and idle, when the
-  // service worker keeps its files (else it is asked to fetch them now, for the next visit), or when the
-  // service cannot be reached (api.js); once it is loaded, what waited for the service is asked again.
+  // The engine (docs/page-engine.md) starts once the page is drawn, when the service worker keeps its files
+  // (else the worker is asked to fetch them), or when the service cannot be reached (api.js).
   (window.requestIdleCallback || setTimeout)(async () => {
     // "gostop-engine": the service worker's cache of the engine's files (sw.js)
     const kept = (await globalThis.caches?.open("gostop-engine").then((cache) => cache.keys()).catch(() => [])) || [];
