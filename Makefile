@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The one way the service starts; the Dockerfile runs the same command (tests/test_packaging.py checks).
 SERVE := gunicorn -c service/gunicorn.conf.py service.wsgi:app
 
-.PHONY: run test lint openapi openapi-tools messages perft bench load chaos wrk clean chromium screenshots
+.PHONY: run test lint openapi openapi-tools pyodide page messages perft bench load chaos wrk clean chromium screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ $(VENV)/.installed-dev: pyproject.toml setup.py $(ENGINE) | $(BIN)/python
 	@$(WHICH_ENGINE)
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed pyodide
 	$(BIN)/$(SERVE)
 
 # The schemathesis module runs in a pass of its own: under xdist it would fuzz one operation (see its docstring).
@@ -38,7 +38,7 @@ ENGINE_TESTS := tests/test_builds.py tests/test_cards.py tests/test_rules.py tes
 	tests/test_settlement.py tests/test_game.py tests/test_replay.py tests/test_library.py tests/test_properties.py \
 	tests/test_rulings.py tests/test_logs.py tests/test_evening.py tests/test_notation.py tests/test_perft.py \
 	tests/test_log.py
-test: $(VENV)/.installed-dev chromium openapi-tools
+test: $(VENV)/.installed-dev chromium openapi-tools pyodide
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --ignore tests/test_fuzz.py --ignore tests/test_page.py
 	GOSTOP_PURE=1 $(BIN)/python -m pytest -n 2 $(ENGINE_TESTS)
 	$(BIN)/python -m pytest tests/test_page.py
@@ -73,6 +73,24 @@ openapi-tools:
 	  npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error && touch $(TOOLS)/node_modules/.installed \
 	  || echo "npm ci failed: the contract tests of Redocly and TypeScript will skip (or fail with CI=true)"; \
 	fi
+
+# Pyodide (CPython in WebAssembly) for the engine in the page (docs/page-engine.md), from npm into
+# tools/pyodide/node_modules (package.json and its lock are committed; reinstalled when the lock changes): the
+# service serves its core files and the page rules on the phone. Without npm the page asks the service for
+# every ruling, and the browser tests of the engine skip (or fail with CI=true).
+PYODIDE := tools/pyodide
+pyodide:
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "npm not found: the page's engine is left out (the service rules; docs/page-engine.md)"; \
+	elif [ ! -f $(PYODIDE)/node_modules/.installed ] || [ $(PYODIDE)/package-lock.json -nt $(PYODIDE)/node_modules/.installed ]; then \
+	  npm ci --prefix $(PYODIDE) --no-audit --no-fund --loglevel=error && touch $(PYODIDE)/node_modules/.installed \
+	  || echo "npm ci failed: the page's engine is left out (the service rules; docs/page-engine.md)"; \
+	fi
+
+# The page as static files, for any static host, with no service (docs/page-engine.md): `make page DIR=site`
+DIR ?= page
+page: $(VENV)/.installed pyodide
+	$(BIN)/gostop page $(DIR)
 
 # The README's phone screenshots, taken by the browser tests at 360 x 640.
 screenshots: $(VENV)/.installed-dev chromium
@@ -122,4 +140,5 @@ chaos: $(VENV)/.installed-dev wrk
 	$(BIN)/python bench/chaos.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build engine/*.so $(TOOLS)/node_modules
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build engine/*.so $(TOOLS)/node_modules \
+		$(PYODIDE)/node_modules

@@ -188,6 +188,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return OK  # not reached
 
 
+def cmd_page(args: argparse.Namespace) -> int:
+    """Write the table page, with its engine, as static files (docs/page-engine.md)."""
+    from service.bundle import write_page
+
+    folder = Path(args.folder)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder")
+    try:
+        written = write_page(folder)
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from None
+    size = sum(path.stat().st_size for path in written)
+    print(f"gostop: the page is in {folder}/ ({len(written)} files, {size / 1e6:.1f} MB), for any static host")
+    return OK
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from . import audit
 
@@ -259,6 +275,16 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--port", type=int, help="port (default: PORT or 8000)")
     sub.add_argument("--workers", type=int, help="worker processes (default: WORKERS or 2 per core, at most 4)")
     sub.set_defaults(run=cmd_serve, usage_of=sub)
+
+    sub = commands.add_parser(
+        "page",
+        help="write the table page, with its engine, as static files for any static host",
+        description="Write the table page as static files (HTML, JavaScript, the engine's Python sources and "
+        "Pyodide) into FOLDER: served from any static host, or saved on a phone, it rules every hand with no "
+        "gostop service at all (docs/page-engine.md).",
+    )
+    sub.add_argument("folder", metavar="FOLDER", help="where to write it (made if missing)")
+    sub.set_defaults(run=cmd_page)
 
     sub = commands.add_parser(
         "audit",

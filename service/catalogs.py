@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-from flask import Response, request
-from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import fields
 
 from engine import CARDS, ENGINE_VERSION, KNOBS, PRESET_SOURCES, PRESETS, RuleSet
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, native_name, request_words
-from .problems import Refusal
 from .schemas import Named, RulesSchema, Strict
 from .sentences import catalogs as words
 from .sentences.page import page_words
+
+if TYPE_CHECKING:  # the endpoints need Flask; ``echo`` (every answer, the page's engine too) does not
+    from flask.typing import ResponseReturnValue
+    from flask_smorest import Blueprint
 
 __all__ = [
     "CardsResponse",
@@ -211,11 +210,15 @@ class _Made:
     __slots__ = ("body", "etag")
 
     def __init__(self, body: Any) -> None:
+        import orjson
+
         self.body = orjson.dumps(body)
         self.etag = hashlib.sha256(self.body).hexdigest()[:32]
 
 
 def _cacheable(made: _Made) -> ResponseReturnValue:
+    from flask import Response, request
+
     response = Response(made.body, mimetype="application/json")
     response.set_etag(made.etag)
     response.cache_control.public = True
@@ -225,6 +228,11 @@ def _cacheable(made: _Made) -> ResponseReturnValue:
 
 def blueprint() -> Blueprint:
     """The catalogs' endpoints, with every answer made now."""
+    from flask import request
+    from flask_smorest import Blueprint
+
+    from .problems import Refusal
+
     cards = cards_json()
     presets = {lang: presets_json(lang) for lang in LANGUAGES}
     cards_made = _Made(cards)

@@ -12,9 +12,8 @@ validated body (``EveningRequest().load``) to the JSON answer.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from engine import (
@@ -36,13 +35,15 @@ from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .openapi import SCHEMA_RULES
-from .parsing import GoStopBlueprint
 from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
-from .schemas import MAX_ID_LENGTH, Count, Either, Flag, Named, Strict, one_of, rules_field
+from .schemas import MAX_ID_LENGTH, SCHEMA_RULES, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
 from .settlement import WINNER_SAID, SettlementOut, SettleRequest, hand_result, settlement_json
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = [
     "EXAMPLES",
@@ -445,6 +446,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``evening_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("evening", __name__, url_prefix="/v1", description="The evening's ledger")
     request_schema = EveningRequest()
     answers = {name: evening_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}

@@ -1,4 +1,4 @@
-"""The languages of the answers: gettext catalogs read with Babel, one per language, chosen per request.
+"""The languages of the answers: gettext catalogs, one per language, chosen per request.
 
 English is the source language: the English sentences are the message ids, written once, in
 ``service/sentences/``. A language is one folder, ``service/locale/<lang>/``: its catalog
@@ -7,6 +7,11 @@ command's words, one entry per concept) and its rule book (``RULES.md``). The la
 when the service starts (English, the default, is the only one named in code), so adding a language is adding
 its folder (docs/LANGUAGES.md). ``make messages`` re-extracts the template ``service/locale/messages.pot``
 from the code and merges it into every catalog.
+
+Babel reads a catalog and compiles it (``compile_catalog``); the sentences are then said with the standard
+library's gettext alone. The page's engine (docs/page-engine.md) runs this module under Pyodide, where Babel
+is not: it is given each catalog compiled (``messages.mo`` in place of ``messages.po``), made by the same
+``compile_catalog``, and says the same sentences.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
 which depends on how that word ends. A catalog writes the particle as the format spec of the placeholder,
@@ -24,16 +29,10 @@ import os
 import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from gettext import NullTranslations
+from gettext import GNUTranslations, NullTranslations
 from html import escape
 from pathlib import Path
 from typing import Any
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -43,6 +42,7 @@ __all__ = [
     "P_",
     "Template",
     "Words",
+    "compile_catalog",
     "discover",
     "fit",
     "language_file",
@@ -298,22 +298,29 @@ class Words:
         return f"Words({self.lang!r})"
 
 
-def _load(lang: str, path: Path) -> Words:
+def compile_catalog(lang: str, path: Path) -> bytes:
+    """A language's catalog (its ``.po``) compiled, as gettext reads it (a ``.mo``), with Babel."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)  # fuzzy entries are left out: an unsure translation falls back to English
-    compiled.seek(0)
-    return Words(lang, Translations(compiled))
+    return compiled.getvalue()
 
 
 def discover(locale: Path = LOCALE_DIR) -> dict[str, Words]:
     """Every language of ``locale``: English (the message ids themselves), then each folder holding a catalog,
     in the order of their tags."""
     found = {DEFAULT_LANGUAGE: Words(DEFAULT_LANGUAGE, NullTranslations())}
-    for po in sorted(locale.glob("*/LC_MESSAGES/messages.po")):
-        lang = po.parent.parent.name
-        found[lang] = _load(lang, po)
+    for folder in sorted(locale.glob("*/LC_MESSAGES")):
+        lang = folder.parent.name
+        po, mo = folder / "messages.po", folder / "messages.mo"
+        if po.is_file():
+            found[lang] = Words(lang, GNUTranslations(io.BytesIO(compile_catalog(lang, po))))
+        elif mo.is_file():  # the page's engine: compiled where Babel is (service.page_engine)
+            found[lang] = Words(lang, GNUTranslations(io.BytesIO(mo.read_bytes())))
     return found
 
 
@@ -365,6 +372,9 @@ def negotiate(accept_language: str | None) -> str:
     decide, tags compared by their primary subtag (``ko-KR`` asks for ``ko``); English when none fits. Only
     the header's first tags are read (``cut_accept_language``)."""
     accept_language = cut_accept_language(accept_language)
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
     if not accept_language:
         return DEFAULT_LANGUAGE
     accepted = parse_accept_header(accept_language, LanguageAccept)

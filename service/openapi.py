@@ -23,6 +23,7 @@ from flask import Flask
 from .codes import API_VERSION
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 from .observability import REQUEST_ID
+from .schemas import SCHEMA_RULES
 
 PUBLISHED = "gostop.openapi"  # app.extensions: {mimetype: (body, etag)}, kept by service.api.docs.publish
 _METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
@@ -49,9 +50,6 @@ _PARAMETERS = {
         "example": "ko-KR,ko;q=0.9,en;q=0.8",
     },
 }
-# What a schema says of a whole body beyond its fields (a field required unless another says otherwise), by
-# component name: added by the module that checks it (``validates_schema``), so that the document says it too.
-SCHEMA_RULES: dict[str, dict[str, Any]] = {}
 
 _HEADERS = {
     "ApiVersion": {

@@ -24,14 +24,10 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
-from engine import CARDS
 from engine.notation import decode_log
 
-from .loading import Loader
+from .loading import Loader, unknown_card_ids
 from .problems import Refusal
-
-CARD_IDS = frozenset(card.id for card in CARDS)  # for membership; schemas.CARD_IDS is the documented enum
-
 
 View = Callable[..., Any]
 TextReader = Callable[[str], Any]  # the text of a body -> what it writes: ``.body`` (its JSON form), and more
@@ -104,36 +100,6 @@ def _sent_without_length() -> bool:
     """
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     return chunked or request.environ.get("SERVER_PROTOCOL") == "HTTP/1.0"
-
-
-# The fields of a request body that hold card ids (a list of them, an id, or, for hands, a map of lists).
-_CARD_FIELDS = {"cards", "captured", "layout", "stock", "hands", "shown", "play", "capture", "draw"}
-_CARD_FIELDS |= {"draw_capture", "shake", "bomb", "bonus", "bonus_flipped"}
-
-
-# Card ids sit at most this deep in any request body (replay: moves.3.shake.0, deal.hands.A.0; an evening's
-# logged hand: hands.0.replay.deal.hands.A.0); below it nothing is a card, and a walk as deep as a hostile
-# body nests would exhaust the stack.
-_CARD_DEPTH = 7
-
-
-def unknown_card_ids(data: Any, path: str = "", holds_cards: bool = False, depth: int = 0) -> dict[str, list[str]]:
-    """{field path: ["Not a card id."]} for each string where a card id goes that is not one."""
-    out: dict[str, list[str]] = {}
-    if depth > _CARD_DEPTH:
-        return out
-    if isinstance(data, dict):
-        for key, value in data.items():
-            inside = f"{path}.{key}" if path else str(key)
-            # a deal's hands are a map of card lists; an evening's hands are a list of hands, holding none
-            holds = holds_cards or (key in _CARD_FIELDS and not (key == "hands" and isinstance(value, list)))
-            out.update(unknown_card_ids(value, inside, holds, depth + 1))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            out.update(unknown_card_ids(value, f"{path}.{i}", holds_cards, depth + 1))
-    elif holds_cards and isinstance(data, str) and data not in CARD_IDS:
-        out[path] = ["Not a card id."]
-    return out
 
 
 class GoStopBlueprint(Blueprint):

@@ -23,9 +23,10 @@ from flask.typing import ResponseReturnValue
 from marshmallow import fields
 from werkzeug.exceptions import HTTPException
 
-from engine import GoStopError, NotationError, Place
+from engine import GoStopError
 
 from .codes import CODES, HTTP_CODES, type_of
+from .details import http_problem, rule_problem, validation_problem
 from .i18n import LANGUAGES, Words, language_links, request_words, words_for
 from .schemas import Named, Strict
 from .sentences import problems as words
@@ -124,60 +125,6 @@ def problem(status: int, body: Mapping[str, Any]) -> Response:
     return Response(current_app.json.dumps({"status": status, **body}), status=status, mimetype=PROBLEM_TYPE)
 
 
-def http_problem(w: Words, code: str, why: str | None = None, **params: Any) -> dict[str, Any]:
-    """The problem details of an HTTP error (its ``status`` is the caller's)."""
-    return {
-        "type": type_of(code),
-        "title": words.title(w, code),
-        "detail": words.http_detail(w, code, why, **params),
-        "code": code,
-    }
-
-
-def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
-    """The problem details of an engine refusal: always 422, with the stable ``code`` and the culprit."""
-    body: dict[str, Any] = {
-        "type": type_of(err.code),
-        "title": words.title(w, type(err), err.code),
-        "status": 422,
-        "detail": words.detail(w, err),
-        "code": err.code,
-        **err.context,
-    }
-    extra: Mapping[str, Any] = err.params
-    seen = extra.get("seen")
-    if isinstance(seen, Place):
-        body["seen"] = {"place": seen.kind, "player": seen.player, "move_index": seen.move_index}
-    for key in ("choices", "presets"):
-        if key in extra:
-            body[key] = list(extra[key])
-    if err.code == "amount-too-large":
-        body["limit"] = extra["limit"]
-        if "factors" in extra:
-            body["factors"] = dict(extra["factors"])
-    if isinstance(err, NotationError):
-        body["why"] = err.why
-        body.update({key: extra[key] for key in _NOTATION_FACTS if key in extra})
-    return body
-
-
-# The facts of a notation error a client may point at (docs/NOTATION.md 6), beside its line and column.
-_NOTATION_FACTS = ("token", "expected", "tag", "first_line", "error", "error_why")
-
-
-def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
-    """{"players": {0: {"id": ["..."]}}} -> {"players.0.id": ["..."]}."""
-    if isinstance(messages, dict):
-        out: dict[str, list[str]] = {}
-        for key, value in messages.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            out.update(_flatten(value, path))
-        return out
-    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        return {prefix or "body": list(messages)}
-    return {prefix or "body": [str(messages)]}
-
-
 # --- handlers --------------------------------------------------------------------------------------------
 
 
@@ -188,9 +135,7 @@ def handle_http(error: HTTPException) -> Response:
     messages = data.get("messages")
     if status == 422 and messages:
         # webargs nests errors under the location ("json"); the body is the only location we read
-        errors = {**_flatten(messages.get("json", messages)), **messages.get("cards", {})}
-        errors = {path: [words.field_message(w, m) for m in said] for path, said in errors.items()}
-        return problem(422, {**http_problem(w, "validation-error"), "errors": errors})
+        return problem(422, validation_problem(w, messages.get("json", messages), messages.get("cards", {})))
     if status == 400 and messages:
         return problem(400, http_problem(w, "malformed-json"))
     code = HTTP_CODES.get(status, "bad-request" if status < 500 else "internal-error")

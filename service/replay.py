@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import request
-from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
-from webargs.flaskparser import abort
 
 from engine import (
     ENGINE_VERSION,
@@ -37,8 +34,6 @@ from engine.simulate import simulate
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .parsing import GoStopBlueprint
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -54,6 +49,11 @@ from .schemas import (
 from .score import ScoreOut, score_json
 from .sentences import replay as words
 from .settlement import SaleOut, SettlementOut, sale_json, settlement_json
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = [
     "CHONGTONG_EXAMPLE",
@@ -590,6 +590,9 @@ def prefers_minimal(prefer: str | None) -> bool:
 def lean_asked() -> tuple[bool, bool]:
     """Whether this request asks for the lean answer, and whether by ``Prefer: return=minimal`` (which the
     answer then says it applied); ``?view=`` other than full or lean is refused (422)."""
+    from flask import request
+    from webargs.flaskparser import abort
+
     view = request.args.get("view")
     if view is not None and view not in VIEWS:
         abort(422, messages={"query": {"view": [f"Must be one of: {', '.join(VIEWS)}."]}})
@@ -664,6 +667,9 @@ def examples() -> dict[str, dict[str, Any]]:
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
     request_schema = ReplayRequest()
     requests = examples()

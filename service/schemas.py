@@ -20,6 +20,11 @@ from engine import CARDS, KNOBS, PRESETS, Combination, EventType, Expect, Kind, 
 
 from .loading import Loader
 
+# What a schema says of a whole body beyond its fields (a field required unless another says otherwise), by
+# component name: added by the module that checks it (``validates_schema``), so that the OpenAPI document
+# (service/openapi.py) says it too.
+SCHEMA_RULES: dict[str, dict[str, Any]] = {}
+
 CARD_IDS = [c.id for c in CARDS]
 BONUS_IDS = [c.id for c in CARDS if c.kind is Kind.BONUS]
 CUP_PLACEMENTS = ["animal", "junk"]

@@ -8,19 +8,21 @@ to the JSON answer, for any caller: the view, the documented examples, a command
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask.typing import ResponseReturnValue
 from marshmallow import fields
 
 from engine import Score, resolve, score
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .parsing import GoStopBlueprint
 from .schemas import Named, Strict, card_list, cup_pin, rules_field
 from .sentences import score as words
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = ["EXAMPLE", "ScoreOut", "ScoreRequest", "ScoreResponse", "blueprint", "score_answer", "score_json"]
 
@@ -85,6 +87,9 @@ EXAMPLE: dict[str, Any] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answer it gives to its example (made now, by ``score_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("score", __name__, url_prefix="/v1", description="A player's combination score")
     request_schema = ScoreRequest()
 

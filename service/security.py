@@ -30,9 +30,12 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'"
 RULES_CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-# The table page (/ and /table/*): its own modules, styles, icon and API calls; nothing inline, no eval.
+# The table page (/ and /table/*): its own modules, styles, icon and API calls; nothing inline, no eval. The
+# engine's WebAssembly (Pyodide, docs/page-engine.md) is compiled in a worker of the page's own: WebAssembly
+# needs 'wasm-unsafe-eval', which allows compiling WebAssembly and nothing of JavaScript's eval.
 PAGE_CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; "
+    "img-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 NO_STORE = ("Cache-Control", "no-store")

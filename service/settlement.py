@@ -9,10 +9,9 @@ same ``settlement_json``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
-from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from engine import (
@@ -33,12 +32,10 @@ from engine.settlement import MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import LANGUAGES, Words, request_words
-from .jsonio import answered
-from .openapi import SCHEMA_RULES
-from .parsing import GoStopBlueprint
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
+    SCHEMA_RULES,
     Count,
     Flag,
     Named,
@@ -51,6 +48,11 @@ from .schemas import (
 )
 from .score import ScoreOut, score_json
 from .sentences import settlement as words
+
+if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
+    from flask.typing import ResponseReturnValue
+
+    from .parsing import GoStopBlueprint
 
 __all__ = [
     "EXAMPLES",
@@ -421,6 +423,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``settle_answer``)."""
+    from .jsonio import answered
+    from .parsing import GoStopBlueprint
+
     blp = GoStopBlueprint("settlement", __name__, url_prefix="/v1", description="Who pays whom, and why")
     request_schema = SettleRequest()
     answers = {name: settle_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}

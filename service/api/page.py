@@ -13,8 +13,12 @@ from pathlib import Path
 from flask import Blueprint, Response, request, send_from_directory
 from flask.typing import ResponseReturnValue
 
+from ..bundle import PYODIDE_FILES, bundle
+from ..problems import Refusal
+
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 PAGE_PREFIX = "/table/"
+IMMUTABLE = 365 * 86400  # a file named by its content or version never changes
 
 
 _PACKED = ("text/", "application/javascript", "image/svg+xml")
@@ -63,6 +67,37 @@ def blueprint() -> Blueprint:
     def table_file(name: str) -> ResponseReturnValue:
         """The page's modules, styles and icon (revalidated with an ETag, so a new version shows at once)."""
         return _packed(send_from_directory(WEB_DIR, name, max_age=0))
+
+    @blp.route(PAGE_PREFIX + "engine.json", methods=["GET"])
+    def engine_manifest() -> ResponseReturnValue:
+        """Where the page's engine is (docs/page-engine.md): the engine's zip, and Pyodide's files (or why not)."""
+        response = Response(bundle().manifest, mimetype="application/json")
+        response.cache_control.no_cache = True
+        return response
+
+    @blp.route(PAGE_PREFIX + "engine/<string:name>", methods=["GET"])
+    def engine_zip(name: str) -> ResponseReturnValue:
+        """The engine's Python sources in one zip, named by its content: kept for good by whoever holds it."""
+        made = bundle()
+        if name != made.name:
+            raise Refusal(404)
+        response = Response(made.zip, mimetype="application/zip")
+        response.cache_control.public = True
+        response.cache_control.max_age = IMMUTABLE
+        response.cache_control.immutable = True
+        return response
+
+    @blp.route(PAGE_PREFIX + "pyodide/<string:version>/<string:name>", methods=["GET"])
+    def pyodide_file(version: str, name: str) -> ResponseReturnValue:
+        """Pyodide's core and standard library (``make pyodide``), under its version: kept for good."""
+        made = bundle()
+        if made.pyodide is None or version != made.pyodide_version or name not in PYODIDE_FILES:
+            raise Refusal(404)
+        types = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript"}
+        mimetype = next((t for end, t in types.items() if name.endswith(end)), None)
+        response = send_from_directory(made.pyodide, name, mimetype=mimetype, max_age=IMMUTABLE, conditional=True)
+        response.cache_control.immutable = True
+        return response
 
     @blp.route("/sw.js", methods=["GET"])
     def service_worker() -> ResponseReturnValue:

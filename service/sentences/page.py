@@ -23,6 +23,9 @@ PAGE: dict[str, Any] = {
     # the language's own name, as the chooser of languages shows it ("한국어" in the Korean catalog)
     "language": N_("English"),
     "language_label": N_("Language"),
+    # the badge of a ruling the page's own engine made (issue 26)
+    "ruled_on_phone": N_("The service cannot be reached: ruled on this phone, by the same engine"),
+    "ruled_on_phone_short": N_("On phone"),
     "nav": {
         "settle": N_("Settle"),
         "live": N_("Live game"),

@@ -7,6 +7,7 @@ export const app = {
   presets: [], // [{name, description, players}] from GET /v1/rules
   knobSpecs: null, // knob name -> {kind, label, choices: [{value, label}], minimum, maximum} from GET /v1/rules
   knobs: load("knobs", () => ({})), // preset name -> every knob (GET /v1/rules/{preset}), kept for offline use
+  layoutSize: {}, // players -> the month cards dealt to the layout (engine.json: the engine's RULES.md 4)
   offline: false,
   rerender: () => {},
   later: () => {}, // a re-render that waits for a tap in progress to end (a field's change)

@@ -7,6 +7,9 @@ import { t, language } from "./words.js";
 export const CARDS = [];
 export const CARD = {};
 
+// A card's month (null: a bonus card), from the catalog the service sent (GET /v1/cards).
+export const monthOf = (id) => CARD[id].month;
+
 export function setCatalog(cards) {
   CARDS.splice(0, CARDS.length, ...cards);
   for (const card of cards) CARD[card.id] = card;

@@ -1,36 +1,36 @@
 // Flow 2, follow a live game (a physical game, hands hidden): the layout at the deal, then each turn the card
 // played and the card flipped. The whole log is replayed by POST /v1/replay after every entry: the answer
 // says whose turn it is, what happened, every player's captures and score, and at a go/stop decision what a
-// stop pays now. What the next turn may be is the service's to say (RULES.md 5 is written once, in the
+// stop pays now. What the next turn may be is the engine's to say (RULES.md 5 is written once, in the
 // engine): the answer's `next` lists the legal moves where the hands are known, and where they are hidden
 // what to prompt for (the months where a capture choice is asked, the months that can be shaken or bombed,
-// the flip turns held, a flip due); the page greys the cards and offers the tools from it. Only while entries
-// wait to be checked (offline) does it judge from the layout alone, and the service checks those entries.
+// the flip turns held, a flip due); the page greys the cards and offers the tools from it.
 //
 // A turn is two taps on a phone held upright (390 x 844) without scrolling: the score strip, the prompt with
 // undo beside it, one row of tools (shake, bomb, the cup, a capture choice, go and stop) and the grid of
 // cards all fit, each at a fixed height, so nothing above a tapped card moves when it is tapped.
 //
-// While the service cannot be reached the game goes on: each entry is kept as "not checked yet" and the page
-// carries the table forward itself (the layout, whose turn it is, what a capture can choose), from the last
-// answer through the unchecked moves. When the service answers again the whole log is checked in order; a
-// go/stop that was due meanwhile is asked for at its place, and a refused move is shown at its place.
+// While the service cannot be reached, the engine in the page answers the same replay (api.js,
+// docs/page-engine.md): the game goes on, ruled on the phone. Until the engine has loaded (or where it cannot
+// load), an entry is kept as "not checked yet" and the next turn waits for it to be checked: the page carries
+// no copy of the turn rules. When an answer comes the whole log is checked in order; a go/stop that was due
+// meanwhile is asked for at its place, and a refused move is shown at its place.
 
 import { h, field } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
-import { CARD, CARDS, chip, chips, deckGrid, deckIds, countsOf, cardName } from "./cards.js";
+import { CARD, CARDS, chip, chips, deckGrid, deckIds, countsOf, cardName, monthOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
 import { offers } from "./shared.js";
-import { carryForward, monthOf } from "./offline.js";
 import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
-const LAYOUT_SIZE = { 2: 8, 3: 6 };
-const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
+// The deal's layout size and the bonus cards there are: the engine's (engine.json, GET /v1/cards).
+const layoutSize = () => app.layoutSize?.[state.count] ?? 0;
+const bonusCards = () => CARDS.filter((c) => c.kind === "bonus").map((c) => c.id);
 let state = null;
 // The service is checking an entry the page could not judge alone (a call may be due): taps wait for it, so
 // a double tap on the flipped card cannot become the next player's card before the service has answered.
@@ -342,17 +342,11 @@ function exportLog() {
 
 // --- the table as the page knows it --------------------------------------------------------------------
 
-// The last answer, carried forward through the moves the service has not checked yet (offline.js).
-let memo = null;
+// The table as the last answer left it; while entries wait to be checked nobody's turn is known (the next
+// entry waits for the service, or the engine in the page, to check them).
 function table() {
-  if (!memo || memo.answer !== state.answer || memo.moves !== state.moves || memo.pending !== state.pending) {
-    const a = state.answer;
-    const value = state.pending
-      ? carryForward(a, state.moves.slice(checked()), knobs().bonus_from_hand)
-      : { layout: a.layout, stock: a.stock_left, next: a.next, over: a.status === "finished" };
-    memo = { answer: a, moves: state.moves, pending: state.pending, value };
-  }
-  return memo.value;
+  const a = state.answer;
+  return { layout: a.layout, stock: a.stock_left, next: state.pending ? null : a.next, over: a.status === "finished" && !state.pending };
 }
 
 function seenCards() {
@@ -366,8 +360,8 @@ function seenCards() {
 
 const layoutOfMonth = (month) => table().layout.filter((id) => monthOf(id) === month);
 
-// What the service says the next turn may be (RULES.md 5 is the engine's to decide, not this page's): the
-// answer's `next`, while no entry waits to be checked (offline, the page carries the table forward itself).
+// What the engine says the next turn may be (RULES.md 5 is the engine's to decide, not this page's): the
+// answer's `next`, while no entry waits to be checked.
 // `legal`: the moves, where the hands are known; where they are hidden, what to prompt for: the months where
 // a capture choice is asked, the months that can be shaken or bombed, the flip turns held, a flip due.
 function asked() {
@@ -487,7 +481,7 @@ function setupView() {
   const k = knobs();
   const deck = deckIds(k.bonus_cards || []);
   const regular = state.layout.filter((id) => CARD[id].kind !== "bonus").length;
-  const total = LAYOUT_SIZE[state.count];
+  const total = layoutSize();
   const select = (key, options, value, onchange) => h("select", { "data-key": key, onchange: (e) => onchange(e.target.value) },
     options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
   const changed = (typed = false) => { store(); if (typed) app.later(); else app.rerender(); };
@@ -517,12 +511,12 @@ function setupView() {
         changed(true);
       })),
       h("fieldset", { class: "bonus" }, h("legend", {}, t("bonus_label")),
-        BONUS.map((id) => h("label", { class: "check-label" },
+        bonusCards().map((id) => h("label", { class: "check-label" },
           h("input", { type: "checkbox", "data-key": "live-bonus-" + id, checked: (k.bonus_cards || []).includes(id), onchange: (e) => {
             const set = new Set(k.bonus_cards || []);
             if (e.target.checked) set.add(id);
             else set.delete(id);
-            house("bonus_cards", BONUS.filter((b) => set.has(b)));
+            house("bonus_cards", bonusCards().filter((b) => set.has(b)));
             state.layout = state.layout.filter((c) => CARD[c].kind !== "bonus" || set.has(c));
             changed(true);
           } }), " ", id === "bonus-3" ? cardName(id) : `${cardName(id)} (${id.slice(-1)})`))),
@@ -732,10 +726,9 @@ function entryPanel() {
       }
       const playable = s === "play" ? legalCards() : null;
       const unfit = (id) => {
-        const here = layoutOfMonth(monthOf(id)).length;
         const month = monthOf(id);
-        if (s === "shake") return CARD[id].kind === "bonus" || !(said("shake_months", month) ?? here === 0);
-        if (s === "bomb") return CARD[id].kind === "bonus" || !(said("bomb_months", month) ?? here === 1);
+        if (s === "shake") return CARD[id].kind === "bonus" || said("shake_months", month) === false;
+        if (s === "bomb") return CARD[id].kind === "bonus" || said("bomb_months", month) === false;
         if (playable) return !playable.has(id);
         if (s === "shake_play") return !(d.shake || []).includes(id);
         if (s === "capture" || s === "draw_capture" || s === "declare") return true;

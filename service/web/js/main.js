@@ -1,7 +1,7 @@
 // The table page: four flows behind a tab bar, in Korean or English, everything kept in localStorage.
 
 import { h } from "./dom.js";
-import { get } from "./api.js";
+import { get, ruling } from "./api.js";
 import { app } from "./app.js";
 import { setCatalog } from "./cards.js";
 import { load, save } from "./store.js";
@@ -51,6 +51,10 @@ function header(current) {
       h("nav", { "aria-label": t("title") },
         h("ul", {}, TABS.map((name) => h("li", {},
           h("a", { href: "#" + name, "data-key": "nav-" + name, "aria-current": name === current ? "page" : null }, t("nav." + name)))))),
+      // the engine in the page ruled (the service could not be reached): said, not asked about
+      ruling.by === "page" && !app.offline
+        ? h("span", { class: "ruled-by", role: "status", "data-key": "ruled-by", title: t("ruled_on_phone") }, t("ruled_on_phone_short"))
+        : null,
       // in the sticky header, so it is in sight wherever the person was when the service could not be reached
       app.offline ? offlineBanner() : h("select", {
         class: "lang", "data-key": "lang", "aria-label": t("language_label"),
@@ -125,9 +129,19 @@ function knobSpecs(knobs) {
   return Object.fromEntries(list.map((k) => [k.name, k]));
 }
 
+// engine.json: where the engine is, and the deal's layout size (the engine's).
+async function manifest() {
+  try {
+    const response = await fetch("table/engine.json");
+    return response.ok ? await response.json() : {};
+  } catch {
+    return {};
+  }
+}
+
 async function start() {
   // the page opens from the copy the service worker keeps when the service cannot be reached (a reload offline)
-  navigator.serviceWorker?.register("/sw.js").catch(() => {});
+  navigator.serviceWorker?.register("sw.js").catch(() => {});
   setLanguage(pickLanguage(load("lang", () => null), navigator.languages));
   app.rerender = render;
   app.later = () => {
@@ -143,8 +157,9 @@ async function start() {
   };
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
   try {
-    const [cards, rules] = await Promise.all([get("/v1/cards"), get("/v1/rules")]);
+    const [cards, rules, engine] = await Promise.all([get("/v1/cards"), get("/v1/rules"), manifest()]);
     setCatalog(cards.cards);
+    app.layoutSize = engine.layout_size || {};
     app.presets = rules.presets;
     app.knobSpecs = knobSpecs(rules.knobs);
   } catch {
@@ -160,6 +175,15 @@ async function start() {
   document.body.dataset.ready = "true"; // the tests wait for this
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
+  // The engine (docs/page-engine.md) starts once the page is drawn, when the service worker keeps its files
+  // (else the worker is asked to fetch them), or when the service cannot be reached (api.js).
+  (window.requestIdleCallback || setTimeout)(async () => {
+    // "gostop-engine": the service worker's cache of the engine's files (sw.js)
+    const kept = (await globalThis.caches?.open("gostop-engine").then((cache) => cache.keys()).catch(() => [])) || [];
+    if (kept.length) window.gostop.ready.catch(() => {});
+    else navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
+  });
+  addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
 
 start();

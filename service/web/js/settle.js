@@ -22,7 +22,8 @@ import { load, save } from "./store.js";
 import { t, number, language } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
-const BONUS = ["bonus-2a", "bonus-2b", "bonus-3"];
+// The bonus cards there are: the deck's, from the catalog (GET /v1/cards), not a copy of the engine's.
+const bonusCards = () => CARDS.filter((c) => c.kind === "bonus").map((c) => c.id);
 // The house rules other tables play (issue 19, RULES.md's knob table), offered as GET /v1/rules describes them.
 const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal", "chongtong_by_bonus", "multiple_chongtong",
   "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi",
@@ -325,12 +326,12 @@ function rulesPanel() {
       changed(true);
     })),
     h("fieldset", { class: "bonus" }, h("legend", {}, t("bonus_label")),
-      BONUS.map((id) => h("label", { class: "check-label" },
+      bonusCards().map((id) => h("label", { class: "check-label" },
         h("input", { type: "checkbox", "data-key": "bonus-" + id, checked: (knobs.bonus_cards || []).includes(id), onchange: (e) => {
           const set = new Set(knobs.bonus_cards || []);
           if (e.target.checked) set.add(id);
           else set.delete(id);
-          knobs.bonus_cards = BONUS.filter((b) => set.has(b));
+          knobs.bonus_cards = bonusCards().filter((b) => set.has(b));
           dropUnusedBonus();
           changed(true);
         } }), " ", bonusName(id)))),

@@ -21,14 +21,23 @@ function chosen() {
   return load("lang", () => "") || "";
 }
 
+// A page with no service (`gostop page DIR`) reads its words from the files written beside it.
+const STANDALONE = document.documentElement.hasAttribute("data-standalone");
+
 async function fetchWords(wanted) {
-  try {
-    const response = await fetch("/v1/words" + (wanted ? "?lang=" + encodeURIComponent(wanted) : ""), {
-      headers: { Accept: "application/json", "Accept-Language": (navigator.languages || []).join(",") || "en" },
-    });
-    if (response.ok) return await response.json();
-  } catch {
-    // offline, and no copy kept by the service worker
+  const browser = (navigator.languages || []).map((tag) => String(tag).toLowerCase().split("-")[0]);
+  const urls = STANDALONE
+    ? [...new Set([wanted, ...browser, "en"].filter(Boolean))].map((lang) => new URL(`../words/${lang}.json`, import.meta.url))
+    : ["/v1/words" + (wanted ? "?lang=" + encodeURIComponent(wanted) : "")];
+  for (const url of urls) {
+    try {
+      const response = await fetch(url, {
+        headers: { Accept: "application/json", "Accept-Language": (navigator.languages || []).join(",") || "en" },
+      });
+      if (response.ok) return await response.json();
+    } catch {
+      // offline, and no copy kept by the service worker
+    }
   }
   return null;
 }
