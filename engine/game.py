@@ -211,6 +211,7 @@ class GameState:
         self.go_calls = list(other.go_calls)
         self.auto_stop_at, self._mover = other.auto_stop_at, other._mover
         self.sit_out, self.sale = other.sit_out, other.sale
+        self.played_on_chongtong = other.played_on_chongtong
         self.table = other.table.copy()
 
     def copy(self) -> GameState:

@@ -394,7 +394,7 @@ def test_evening_table_offline_and_online(service, capsysbinary, tmp_path, wide)
         assert status == 0 and "- To settle up, B pays A 2,000" in text
         assert re.search(r"^from\s+to\s+amount\nB\s+A\s+2000$", text, re.M), text
         status, out, _ = run(capsysbinary, "evening", "--lang", "ko", *url, file)
-        assert status == 0 and "마지막 셈: B가 A에게 2,000원을 줍니다" in out.decode()
+        assert status == 0 and "최종 정산: B가 A에게 2,000원을 줍니다" in out.decode()
 
 
 def test_cards_table_and_json(service, capsysbinary, wide):

@@ -695,4 +695,4 @@ def test_a_card_already_seen_says_where_and_since_when():
     assert detail(err) == f"{name('jan-bright')} is already among A's captures (seen since the deal)"
     err = illegal([*played[:1], m("B", "nov-junk-1", "apr-junk-2")], "card-already-seen", 1)
     assert err.params["seen"] == Place("layout", None, 0)
-    assert detail(err).endswith("has been on the layout since move number 1")
+    assert detail(err).endswith("has been on the layout since move 1")

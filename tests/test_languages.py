@@ -129,6 +129,10 @@ LATIN_ALLOWED = {
     "Players",
     "Layout",
     "Rules",
+    # the online services' own names (issue 29's presets), brands written as they write them
+    "Hangame",
+    "Pmang",
+    "Netmarble",
 }
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+-]*[A-Za-z0-9]|[A-Za-z]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
@@ -197,7 +201,7 @@ def test_a_new_language_answers_in_its_own_words(client, lang):
         check("/v1/evening", body, name)
     for preset in ("korean-2p", "korean-3p", "chips-3p"):
         for seed in range(8):
-            body = simulate(preset, seed)
+            body = simulate(preset, seed).to_dict()
             check("/v1/replay", body, f"{preset} {seed}")
             calls = [i for i, m in enumerate(body["moves"]) if "call" in m]
             if calls:

@@ -154,7 +154,10 @@ def test_the_audit_has_no_schema_of_its_own():
     """The audit reads a line with the engine's one reader: no field names, limits or marshmallow texts of its own."""
     source = (ROOT / "gostop" / "audit.py").read_text(encoding="utf-8")
     assert "Log.from_dict" in source
-    for copied in ("shape_errors", "Missing data for required field", "MAX_MOVES", "marshmallow", "from service"):
+    for copied in ("shape_errors", "Missing data for required field", "MAX_MOVES", "marshmallow", "service.schemas"):
         assert copied not in source, copied
+    # what it takes from the service is words (issue 30: findings in words), never a schema or an answer
+    imported = {line.split()[1] for line in source.splitlines() if line.startswith("from service")}
+    assert imported <= {"service.i18n", "service.sentences.audit"}, imported
     assert not hasattr(audit, "shape_errors")
     assert Path(audit.__file__).name == "audit.py"

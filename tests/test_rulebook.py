@@ -16,6 +16,7 @@ import yaml
 
 from engine import KNOBS, PRESETS
 from service.api import rulebook
+from service.i18n import LOCALE_DIR
 from tests.conftest import ROOT
 
 BOOKS = {"en": ROOT / "service" / "locale" / "en" / "RULES.md", "ko": ROOT / "service" / "locale" / "ko" / "RULES.md"}
@@ -344,7 +345,9 @@ def test_a_wrong_method_is_a_problem_like_any_other(client):
 def test_the_books_are_package_data_and_docs_links_to_them():
     """The wheel carries the books beside the catalogs (an installed service reads no checkout); docs/ keeps
     links under the old names for readers of the repository."""
-    assert rulebook.find_books() == {lang: path.resolve() for lang, path in BOOKS.items()}
+    books = rulebook.find_books()
+    assert {lang: books[lang] for lang in BOOKS} == {lang: path.resolve() for lang, path in BOOKS.items()}
+    assert all(path.parent.name == lang and path.parent.parent == LOCALE_DIR for lang, path in books.items())
     for lang, name in (("en", "RULES.md"), ("ko", "RULES.ko.md")):
         link = ROOT / "docs" / name
         assert link.is_symlink() and not Path(link.readlink()).is_absolute()

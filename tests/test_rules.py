@@ -92,8 +92,8 @@ def test_rules_10_every_preset_plays_the_house_rules_as_before_they_came(preset)
     assert {name: getattr(PRESETS[preset], name) for name in HOUSE_RULES} == HOUSE_RULES
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
-def test_rules_10_preset_values_are_exactly_the_table(rules_md, preset):
+@pytest.mark.parametrize("preset", OWN_PRESETS)  # the shared spec's table has these; the platform presets are
+def test_rules_10_preset_values_are_exactly_the_table(rules_md, preset):  # held to our rule book's 10.4 table
     expected = _preset_table(rules_md)[preset]
     rules = find_rules(preset)
     for name, value in expected.items():

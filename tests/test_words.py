@@ -766,5 +766,6 @@ def test_r3_m8_m9_m10_the_rule_books_words():
     en = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
     assert "끝수의 맨 위" not in ko and "12월 비가 선입니다" in ko  # m8: 끗수, said plainly
     assert "둘 중 하나로 칩니다" not in ko and "국진의 자리" not in ko  # m9
-    assert "표의 마지막 설정 열 개" not in ko and "하룻저녁 규칙 바로 앞의 설정 열 개" in ko  # m10
-    assert "The last ten knobs" not in en and "The ten knobs before the evening's three" in en
+    # m10: which knobs are the house rules is said by name (issue 29 added knobs after the evening's three)
+    assert "표의 마지막 설정 열 개" not in ko and "`four_brights_points`부터의 설정은" in ko
+    assert "The last ten knobs" not in en and "The knobs from `four_brights_points` on" in en

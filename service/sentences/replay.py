@@ -161,8 +161,13 @@ def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
     spared = e.data.get("spared")
     if not spared:
         return said
-    why = [say(w, SPARED[reason], {"victim": victim, "cause": e.type}) for victim, reason in spared.items()]
-    return ". ".join([said, *why])
+    for victim, reason in spared.items():
+        said = w.text(AND_THEN).format(first=said, then=say(w, SPARED[reason], {"victim": victim, "cause": e.type}))
+    return said
+
+
+# Two sentences told one after the other: each language joins them its own way (a full stop, "。").
+AND_THEN = N_("{first}. {then}")
 
 
 INSTANT_PAYMENTS: Mapping[str, Sentence] = {
