@@ -34,15 +34,13 @@ from engine.evening import MAX_PEOPLE, MIN_PEOPLE
 from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
-from .i18n import LANGUAGES, Words, request_words
+from .i18n import Words
 from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
 from .schemas import MAX_ID_LENGTH, SCHEMA_RULES, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
 from .settlement import WINNER_SAID, SettlementOut, SettleRequest, hand_result, settlement_json
 
 if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
-    from flask.typing import ResponseReturnValue
-
     from .parsing import GoStopBlueprint
 
 __all__ = [
@@ -446,32 +444,25 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``evening_answer``)."""
-    from .jsonio import answered
-    from .parsing import GoStopBlueprint
+    from .endpoints import post_endpoint
 
-    blp = GoStopBlueprint("evening", __name__, url_prefix="/v1", description="The evening's ledger")
-    request_schema = EveningRequest()
-    answers = {name: evening_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}
-
-    @blp.route("/evening", methods=["POST"])
-    @blp.doc(operationId="keepEvening")
-    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in EXAMPLES.items()})
-    @blp.alt_response(
-        200,
-        schema=EveningResponse,
-        success=True,
-        description="the ledger: every hand, the next hand, the standings and the settle-up",
-        examples={k: {"value": v} for k, v in answers.items()},
-    )
-    def post_evening(body: dict[str, Any]) -> ResponseReturnValue:
-        """The evening's ledger from the hands so far (RULES.md 11), worked out again on every request.
+    return post_endpoint(
+        "evening",
+        __name__,
+        "The evening's ledger",
+        path="/evening",
+        operation_id="keepEvening",
+        doc="""The evening's ledger from the hands so far (RULES.md 11), worked out again on every request.
 
         Each hand is `{"settle": ...}` (a /v1/settle body) or `{"replay": ...}` (a finished /v1/replay log),
         without the rules, and `"push": true` when its winner pushed it. Each hand's nagari streak and pushes
         are worked out from the hands before it, never given. The answer gives every hand as it was paid
         (all-in, limited liability and the push as `limits`), who deals `next` and with what carry, and the
         settle-up in the fewest `transfers`. A refusal found in a hand names it by `hand_index` (from 0).
-        """
-        return answered(evening_answer(body, request_words()))
-
-    return blp
+        """,
+        request_schema=EveningRequest(),
+        response_schema=EveningResponse,
+        response_description="the ledger: every hand, the next hand, the standings and the settle-up",
+        answer=evening_answer,
+        examples=EXAMPLES,
+    )

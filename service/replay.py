@@ -33,7 +33,7 @@ from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
 
 from .catalogs import Echo, echo
-from .i18n import LANGUAGES, Words, request_words
+from .i18n import Words, request_words
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -667,77 +667,74 @@ def examples() -> dict[str, dict[str, Any]]:
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
+    from .endpoints import post_endpoint
     from .jsonio import answered
-    from .parsing import GoStopBlueprint
 
-    blp = GoStopBlueprint("replay", __name__, url_prefix="/v1", description="Move-log replay and arbitration")
     request_schema = ReplayRequest()
-    requests = examples()
-    answers = {name: replay_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in requests.items()}
-
     text_body = {
         "schema": {"type": "string", "description": "the log in the text notation (docs/NOTATION.md), in UTF-8"},
         "examples": {k: {"value": v} for k, v in TEXT_EXAMPLES.items()},
     }
 
-    answer_examples = {
-        **{k: {"value": v} for k, v in answers.items()},
-        "lean-live-hidden-hands": {
-            "summary": "?view=lean, or Prefer: return=minimal",
-            "value": lean_replay_answer(request_schema.load(LIVE_EXAMPLE)),
-        },
-    }
-
-    @blp.route("/replay", methods=["POST"])
-    @blp.doc(
-        operationId="replayLog",
-        requestBody={"content": {"text/plain": text_body}},
-        parameters=[
-            {
-                "name": "view",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "string", "enum": list(VIEWS)},
-                "description": "lean: the lean answer (LeanReplayResponse, API.md v1.3): status, each player's "
-                "points and captured counts, next, the payments; no sentences, no events. full (the default): "
-                "the whole answer, even with Prefer: return=minimal",
-            },
-            {
-                "name": "Prefer",
-                "in": "header",
-                "required": False,
-                "schema": {"type": "string"},
-                "example": "return=minimal",
-                "description": "return=minimal (RFC 7240) asks for the lean answer, as view=lean does; the answer "
-                "then says Preference-Applied: return=minimal",
-            },
-        ],
-        responses={
-            200: {
-                "content": {
-                    "application/json": {
-                        "schema": {
-                            "oneOf": [
-                                {"$ref": "#/components/schemas/ReplayResponse"},
-                                {"$ref": "#/components/schemas/LeanReplayResponse"},
-                            ]
-                        },
-                        "examples": answer_examples,
+    def more_doc(answer_examples: dict[str, Any]) -> dict[str, Any]:
+        """The text/plain body, the lean view's parameters, and the answer as either shape."""
+        return {
+            "requestBody": {"content": {"text/plain": text_body}},
+            "parameters": [
+                {
+                    "name": "view",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": list(VIEWS)},
+                    "description": "lean: the lean answer (LeanReplayResponse, API.md v1.3): status, each player's "
+                    "points and captured counts, next, the payments; no sentences, no events. full (the default): "
+                    "the whole answer, even with Prefer: return=minimal",
+                },
+                {
+                    "name": "Prefer",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "example": "return=minimal",
+                    "description": "return=minimal (RFC 7240) asks for the lean answer, as view=lean does; the answer "
+                    "then says Preference-Applied: return=minimal",
+                },
+            ],
+            "responses": {
+                200: {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [
+                                    {"$ref": "#/components/schemas/ReplayResponse"},
+                                    {"$ref": "#/components/schemas/LeanReplayResponse"},
+                                ]
+                            },
+                            "examples": answer_examples,
+                        }
                     }
                 }
-            }
-        },
-    )
-    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in requests.items()}, text=read_log)
-    @blp.alt_response(
-        200,
-        schema=ReplayResponse,
-        success=True,
-        description="the log is legal so far: the state, the events, and the settlement when it is over",
-        examples=answer_examples,
-    )
+            },
+        }
+
     def post_replay(body: dict[str, Any], written: ParsedLog | None = None) -> ResponseReturnValue:
-        """Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
+        lean, preferred = lean_asked()
+        if lean:
+            response = answered(lean_replay_answer(body, written))
+            if preferred:
+                response.headers["Preference-Applied"] = "return=minimal"
+        else:
+            response = answered(replay_answer(body, request_words(), written))
+        response.vary.add("Prefer")
+        return response
+
+    return post_endpoint(
+        "replay",
+        __name__,
+        "Move-log replay and arbitration",
+        path="/replay",
+        operation_id="replayLog",
+        doc="""Replay a hand from its deal and moves (RULES.md 4-9), move by move, strictly.
 
         `deal.layout` is required; leave out `deal.hands` and `deal.stock` for a physical game whose hands
         are hidden (every turn then says its `draw`). A log sent after every turn is a legal request: the answer
@@ -753,15 +750,19 @@ def blueprint() -> GoStopBlueprint:
         A client that shows only the state and the prompt may ask for the lean answer (`?view=lean`, or
         `Prefer: return=minimal`, API.md v1.3): a `LeanReplayResponse`, marked `"view": "lean"`, with the
         status, each player's points and captured counts, `next`, and the payments; no sentences, no events.
-        """
-        lean, preferred = lean_asked()
-        if lean:
-            response = answered(lean_replay_answer(body, written))
-            if preferred:
-                response.headers["Preference-Applied"] = "return=minimal"
-        else:
-            response = answered(replay_answer(body, request_words(), written))
-        response.vary.add("Prefer")
-        return response
-
-    return blp
+        """,
+        request_schema=request_schema,
+        response_schema=ReplayResponse,
+        response_description="the log is legal so far: the state, the events, and the settlement when it is over",
+        answer=replay_answer,
+        examples=examples(),
+        more_answers={
+            "lean-live-hidden-hands": {
+                "summary": "?view=lean, or Prefer: return=minimal",
+                "value": lean_replay_answer(request_schema.load(LIVE_EXAMPLE)),
+            },
+        },
+        more_doc=more_doc,
+        text=read_log,
+        view=post_replay,
+    )

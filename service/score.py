@@ -15,13 +15,11 @@ from marshmallow import fields
 from engine import Score, resolve, score
 
 from .catalogs import Echo, echo
-from .i18n import LANGUAGES, Words, request_words
+from .i18n import Words
 from .schemas import Named, Strict, card_list, cup_pin, rules_field
 from .sentences import score as words
 
 if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
-    from flask.typing import ResponseReturnValue
-
     from .parsing import GoStopBlueprint
 
 __all__ = ["EXAMPLE", "ScoreOut", "ScoreRequest", "ScoreResponse", "blueprint", "score_answer", "score_json"]
@@ -87,28 +85,22 @@ EXAMPLE: dict[str, Any] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answer it gives to its example (made now, by ``score_answer``)."""
-    from .jsonio import answered
-    from .parsing import GoStopBlueprint
+    from .endpoints import post_endpoint
 
-    blp = GoStopBlueprint("score", __name__, url_prefix="/v1", description="A player's combination score")
-    request_schema = ScoreRequest()
-
-    @blp.route("/score", methods=["POST"])
-    @blp.doc(operationId="scoreCards")
-    @blp.arguments(request_schema, example=EXAMPLE)
-    @blp.alt_response(
-        200,
-        schema=ScoreResponse,
-        success=True,
-        description="the combination score",
-        example=score_answer(request_schema.load(EXAMPLE), LANGUAGES["en"]),
-    )
-    def post_score(body: dict[str, Any]) -> ResponseReturnValue:
-        """Combination score of one player's captured cards (RULES.md 2, 3).
+    return post_endpoint(
+        "score",
+        __name__,
+        "A player's combination score",
+        path="/score",
+        operation_id="scoreCards",
+        doc="""Combination score of one player's captured cards (RULES.md 2, 3).
 
         Only combinations that score are listed. `sep_animal_as` pins the cup where the rules let the
         holder choose; without it the cup goes where it scores more (an animal on a tie).
-        """
-        return answered(score_answer(body, request_words()))
-
-    return blp
+        """,
+        request_schema=ScoreRequest(),
+        response_schema=ScoreResponse,
+        response_description="the combination score",
+        answer=score_answer,
+        example=EXAMPLE,
+    )

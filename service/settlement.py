@@ -31,7 +31,7 @@ from engine import (
 from engine.settlement import MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
-from .i18n import LANGUAGES, Words, request_words
+from .i18n import Words
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -50,8 +50,6 @@ from .score import ScoreOut, score_json
 from .sentences import settlement as words
 
 if TYPE_CHECKING:  # the endpoint needs Flask; the answer (the page's engine, under Pyodide) does not
-    from flask.typing import ResponseReturnValue
-
     from .parsing import GoStopBlueprint
 
 __all__ = [
@@ -423,29 +421,22 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``settle_answer``)."""
-    from .jsonio import answered
-    from .parsing import GoStopBlueprint
+    from .endpoints import post_endpoint
 
-    blp = GoStopBlueprint("settlement", __name__, url_prefix="/v1", description="Who pays whom, and why")
-    request_schema = SettleRequest()
-    answers = {name: settle_answer(request_schema.load(req), LANGUAGES["en"]) for name, req in EXAMPLES.items()}
-
-    @blp.route("/settle", methods=["POST"])
-    @blp.doc(operationId="settleHand")
-    @blp.arguments(request_schema, examples={k: {"value": v} for k, v in EXAMPLES.items()})
-    @blp.alt_response(
-        200,
-        schema=SettleResponse,
-        success=True,
-        description="who pays whom, and why",
-        examples={k: {"value": v} for k, v in answers.items()},
-    )
-    def post_settle(body: dict[str, Any]) -> ResponseReturnValue:
-        """Settle a finished hand from every player's captured cards and calls (RULES.md 7, 8, 9).
+    return post_endpoint(
+        "settlement",
+        __name__,
+        "Who pays whom, and why",
+        path="/settle",
+        operation_id="settleHand",
+        doc="""Settle a finished hand from every player's captured cards and calls (RULES.md 7, 8, 9).
 
         `winner` is the player who stopped; `null` settles a nagari. Every factor applied to a loser is
         listed with a reason, and a loser who pays nothing still has a row saying why.
-        """
-        return answered(settle_answer(body, request_words()))
-
-    return blp
+        """,
+        request_schema=SettleRequest(),
+        response_schema=SettleResponse,
+        response_description="who pays whom, and why",
+        answer=settle_answer,
+        examples=EXAMPLES,
+    )
