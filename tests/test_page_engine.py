@@ -225,9 +225,14 @@ def test_offline_a_settle_by_counts(cut):
 def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
     t = cut
     t.open("ledger")
+    t.click('[data-key="people-2"]')  # the ledger's own people first (issue 27), set on the phone
+    for i, name in enumerate(("A", "B")):
+        t.page.fill(f'[data-key="person-{i}"]', name)
+    t.click('[data-key="ledger-start"]')
+    t.page.locator(".ledger-quick").wait_for()
     for hand in range(6):
         if hand == 2:
-            t.click('[data-key="lq-winner-null"]')  # a nagari: the next hand counts double
+            t.click('[data-key="lq-winner-null"]')  # a nagari, one tap: the next hand counts double
         else:
             winner = hand % 2
             t.click(f'[data-key="lq-winner-{winner}"]')
@@ -235,7 +240,7 @@ def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
             t.page.fill(f'[data-key="q-brights-{winner}"]', "3")
             t.page.fill(f'[data-key="q-junk_units-{winner}"]', "13")
             t.page.fill(f'[data-key="q-junk_units-{1 - winner}"]', "10")
-        t.click('[data-key="ledger-quick-add"]')
+            t.click('[data-key="ledger-quick-add"]')
         t.page.locator(f'.ledger-table tr[data-hand="{hand + 1}"]').wait_for()
         t.idle()
     rows = t.page.locator(".ledger-table tbody tr")
@@ -244,9 +249,14 @@ def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
     _ruled_on_the_phone(t)
     # the ledger the phone ruled is the service's answer for the same evening
     kept = json.loads(t.page.evaluate("localStorage.getItem('gostop.ledger')"))
-    body = {"rules": {"preset": kept["preset"], **kept["knobs"]}, "people": kept["players"], "stake": kept["stake"]}
+    body = {
+        "rules": {"preset": kept["preset"], **kept["knobs"]},
+        "people": kept["people"],
+        "first_dealer": kept["first_dealer"],
+        "stake": kept["stake"],
+    }
     asked = requests.post(
-        t.base + "/v1/evening", json={**body, "hands": kept["hands"]}, timeout=30, headers={"Accept-Language": t.lang}
+        t.base + "/v1/evening", json={**body, "hands": [{k: v for k, v in h.items() if k in ("settle", "replay")} for h in kept["hands"]]}, timeout=30, headers={"Accept-Language": t.lang}
     )
     assert asked.status_code == 200 and kept["answer"] == asked.json()
     assert [h["settlement"]["outcome"] for h in kept["answer"]["hands"]][2] == "nagari"
