@@ -256,7 +256,10 @@ def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
         "stake": kept["stake"],
     }
     asked = requests.post(
-        t.base + "/v1/evening", json={**body, "hands": [{k: v for k, v in h.items() if k in ("settle", "replay")} for h in kept["hands"]]}, timeout=30, headers={"Accept-Language": t.lang}
+        t.base + "/v1/evening",
+        json={**body, "hands": [{k: v for k, v in h.items() if k in ("settle", "replay")} for h in kept["hands"]]},
+        timeout=30,
+        headers={"Accept-Language": t.lang},
     )
     assert asked.status_code == 200 and kept["answer"] == asked.json()
     assert [h["settlement"]["outcome"] for h in kept["answer"]["hands"]][2] == "nagari"
