@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from engine import CARDS, ENGINE_VERSION, KNOBS, PRESET_SOURCES, PRESETS, RuleSet
 
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, native_name, request_words
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, PARTICLES, native_name, request_words
 from .schemas import Named, RulesSchema, Strict
 from .sentences import catalogs as words
 from .sentences.page import page_words
@@ -119,6 +119,15 @@ class WordsResponse(Strict):
         metadata={"description": "each language's tag -> its own name (the chooser of languages), the default first"},
     )
     lang = fields.String(required=True, metadata={"description": "the language of the words"})
+    particles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        metadata={
+            "description": "a word's `{name:spec}` placeholder whose spec is a particle (Korean 은/는...): the spec's "
+            "two forms, after a final consonant and after a vowel, for the page to fit after the name it fills in"
+        },
+    )
     words = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),
@@ -201,7 +210,12 @@ NATIVE_NAMES = {lang: native_name(lang) for lang in LANGUAGES}
 
 def words_json(lang: str) -> dict[str, Any]:
     """The page's words in one language, and every language's own name (for the chooser)."""
-    return {"languages": dict(NATIVE_NAMES), "lang": lang, "words": {lang: page_words(LANGUAGES[lang])}}
+    return {
+        "languages": dict(NATIVE_NAMES),
+        "lang": lang,
+        "particles": {form: list(pair) for form, pair in PARTICLES.items()},
+        "words": {lang: page_words(LANGUAGES[lang])},
+    }
 
 
 class _Made:

@@ -39,6 +39,7 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "PARTICLES",
     "P_",
     "Template",
     "Words",
@@ -71,7 +72,7 @@ def P_(context: str, message: str) -> tuple[str, str]:
 
 
 # A particle, by either of its forms: (after a final consonant, after a vowel).
-_PARTICLES = {
+PARTICLES: dict[str, tuple[str, str]] = {  # a particle's form -> (after a final consonant, after a vowel)
     form: pair
     for pair in (
         ("은", "는"),
@@ -185,7 +186,7 @@ def _closed_latin(word: str) -> bool:
 
 
 def _particle(word: str, spec: str) -> str:
-    pair = _PARTICLES.get(spec)
+    pair = PARTICLES.get(spec)
     if pair is None:  # a catalog's mistake must not fail an answer (a test checks every spec is a particle)
         return ""
     last = word.rstrip(" )")[-1:] or " "

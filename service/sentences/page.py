@@ -97,7 +97,7 @@ PAGE: dict[str, Any] = {
         "chongtong": N_("playing on a chongtong"),
         "nagari": N_("nagari carry"),
         "push": N_("push"),
-        "empty-loser": N_("empty-handed loser"),
+        "empty-loser": N_("the exemption of a loser who captured nothing"),
     },
     "event": {
         "ppuk": N_("ppuk"),

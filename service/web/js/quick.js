@@ -105,17 +105,11 @@ export function countsRow(counts, seat, name, isWinner, knobs, changed, prefix =
       extra));
 }
 
-// The Korean topic particle after a name: 은 after a final consonant, 는 after a vowel (or a Latin name).
-function topic(name) {
-  const code = String(name).charCodeAt(String(name).length - 1);
-  return code >= 0xac00 && code <= 0xd7a3 && (code - 0xac00) % 28 ? "은" : "는";
-}
-
 // The question for a loser of whom nothing was said: "did X capture nothing?" Yes writes it down (the
 // empty-loser rule then applies, said in the ruling); no puts the cursor in X's first count.
 export function askEmpty(counts, seat, name, changed, prefix = "q") {
   return h("div", { class: "ask-empty", role: "alert", "data-seat": seat },
-    h("p", {}, t("q.ask_empty", { p: name, tp: topic(name) })),
+    h("p", {}, t("q.ask_empty", { p: name })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": `${prefix}-empty-yes-${seat}`, onclick: () => { counts[seat].empty = true; changed(); } }, t("q.empty_yes")),
       h("button", { type: "button", "data-key": `${prefix}-empty-no-${seat}`, onclick: () => {

@@ -48,6 +48,19 @@ export const WORDS = fetched.words;
 // each language's tag -> its own name ("한국어"), the default first
 export const LANGUAGES = fetched.languages;
 const DEFAULT = Object.keys(LANGUAGES)[0] || "en";
+// a placeholder's spec that is a particle (the catalogs' {p:은}): its two forms, served with the words
+const PARTICLES = fetched.particles || {};
+
+// The form of a particle that fits after a word: the first after a final consonant (a Hangul syllable's
+// batchim; ㄹ takes the second form of 으로), else the second.
+function particle(word, spec) {
+  const pair = PARTICLES[spec];
+  if (!pair) return "";
+  const text = String(word).replace(/[ )]+$/, "");
+  const code = text.charCodeAt(text.length - 1);
+  const final = code >= 0xac00 && code <= 0xd7a3 ? (code - 0xac00) % 28 : 0;
+  return final && !(pair[0] === "으로" && final === 8) ? pair[0] : pair[1];
+}
 
 let lang = DEFAULT;
 
@@ -86,7 +99,10 @@ export function t(key, params) {
   // a word with plural forms ({one, other}) agrees with its {n}
   if (value && typeof value === "object" && "other" in value) value = params && String(params.n) === "1" ? value.one : value.other;
   if (typeof value !== "string") return value;
-  return value.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : `{${name}}`));
+  return value.replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name, spec) => {
+    if (!params || params[name] === undefined) return whole;
+    return String(params[name]) + (spec ? particle(params[name], spec) : "");
+  });
 }
 
 export function number(n) {
