@@ -2483,6 +2483,7 @@ def test_the_offline_banner_leaves_every_tab_in_sight(table):
     the check's tab."""
     t = table
     t.offline_expected = True
+    _without_the_engine(t)  # the banner of a page that cannot rule itself (tests/test_page_engine.py: with it)
     t.open("settle")
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
