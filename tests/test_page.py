@@ -2485,6 +2485,8 @@ def test_the_offline_banner_leaves_every_tab_in_sight(table):
     t.offline_expected = True
     _without_the_engine(t)  # the banner of a page that cannot rule itself (tests/test_page_engine.py: with it)
     t.open("settle")
+    # a hand the service accepts: the request that waited is sent once back online, and must not be refused
+    _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')
@@ -2493,6 +2495,7 @@ def test_the_offline_banner_leaves_every_tab_in_sight(table):
     right = t.page.eval_on_selector_all("nav a", "els => Math.max(...els.map(e => e.getBoundingClientRect().right))")
     assert right <= t.page.locator(".top .offline").bounding_box()["x"] + 0.5
     t.context.set_offline(False)
+    t.page.wait_for_selector(".ruling")  # the waiting request answered before the page is closed
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
