@@ -136,7 +136,7 @@ class Table:
         refusal = "status of 422" in message.text and "/v1/" in message.location.get("url", "")
         offline = "ERR_INTERNET_DISCONNECTED" in message.text or "ERR_FAILED" in message.text
         if not (refusal and self.refusals_expected) and not (offline and self.offline_expected):
-            self.errors.append(message.text)
+            self.errors.append(f"{message.text} (at {message.location.get('url', '?')})")
 
     def open(self, view: str = "settle") -> None:
         self.page.goto(f"{self.base}/#{view}")

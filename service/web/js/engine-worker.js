@@ -8,6 +8,13 @@ const HOME = "/gostop"; // where the sources are unpacked in Pyodide's file syst
 
 let answers = null; // the Python module service.answers
 
+// Pyodide's loader fetches several files at once; when the connection goes in the middle of a load, the fetches
+// it no longer waits for reject unheard. The load's own failure is posted to the page (engine.js says it once),
+// so a network failure is not reported twice; any other rejection still is.
+self.addEventListener("unhandledrejection", (event) => {
+  if (event.reason instanceof TypeError && event.reason.message === "Failed to fetch") event.preventDefault();
+});
+
 const started = (async () => {
   const t0 = performance.now();
   const manifest = await (await fetch(new URL("engine.json", BASE))).json();
