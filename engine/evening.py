@@ -72,8 +72,8 @@ class DealerBy(StrEnum):
 
 # An evening's records made once a call (the draw, the first dealer, the next hand, the transfers, the ledger) are
 # dataclasses; those made for every hand or payment (EveningHand, Carry, Paid, Limit, LedgerHand) stay Records:
-# mypyc builds a dataclass through its generated Python __init__, about 60x slower than a compiled Record's
-# (engine/record.py, docs/speed.md).
+# mypyc builds a dataclass through its generated Python __init__, far slower than a compiled Record's
+# (engine/record.py, docs/log.md).
 
 # --- what an evening is given -----------------------------------------------------------------------------------
 
