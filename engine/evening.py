@@ -17,6 +17,7 @@ and the settle-up, the fewest transfers that square the evening (``settle_up``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
@@ -69,20 +70,22 @@ class DealerBy(StrEnum):
     DRAW = "draw"
 
 
+# An evening's records made once a call (the draw, the first dealer, the next hand, the transfers, the ledger) are
+# dataclasses; those made for every hand or payment (EveningHand, Carry, Paid, Limit, LedgerHand) stay Records:
+# mypyc builds a dataclass through its generated Python __init__, far slower than a compiled Record's
+# (engine/record.py, docs/log.md).
+
 # --- what an evening is given -----------------------------------------------------------------------------------
 
 
-class DealerDraw(Record):
+@dataclass(frozen=True, slots=True)
+class DealerDraw:
     """The draw for the first dealer (밤일낮장, RULES.md 11.2): ``time`` (night or day) and the ``rounds``, each the
     card every person of the round drew: everyone at the table first, then only those tied at the best month
     of the round before, until one is left."""
 
-    __slots__ = ("rounds", "time")
-    fields = ("time", "rounds")
-
-    def __init__(self, time: DrawTime | str, rounds: Sequence[Mapping[str, Card | str]]) -> None:
-        self.time: Final = time
-        self.rounds: Final = rounds
+    time: DrawTime | str
+    rounds: Sequence[Mapping[str, Card | str]]
 
 
 class EveningHand(Record):
@@ -105,26 +108,16 @@ class EveningHand(Record):
 # --- what it answers ---------------------------------------------------------------------------------------------
 
 
-class FirstDealer(Record):
+@dataclass(frozen=True, slots=True)
+class FirstDealer:
     """Who dealt the first hand and how that was found: ``by`` (given, drawn, or the first person listed); for a
     draw, ``time``, the number of ``rounds`` and the ``months`` drawn in the round that decided it."""
 
-    __slots__ = ("by", "dealer", "months", "rounds", "time")
-    fields = ("dealer", "by", "time", "months", "rounds")
-
-    def __init__(
-        self,
-        dealer: str,
-        by: DealerBy,
-        time: DrawTime | None = None,
-        months: Mapping[str, int] | None = None,
-        rounds: int = 0,
-    ) -> None:
-        self.dealer: Final = dealer
-        self.by: Final = by
-        self.time: Final = time
-        self.months: Final[Mapping[str, int]] = months or {}
-        self.rounds: Final = rounds
+    dealer: str
+    by: DealerBy
+    time: DrawTime | None = None
+    months: Mapping[str, int] = field(default_factory=dict)
+    rounds: int = 0
 
 
 class Carry(Record):
@@ -206,55 +199,36 @@ class LedgerHand(Record):
         self.balances: Final = balances
 
 
-class NextHand(Record):
+@dataclass(frozen=True, slots=True)
+class NextHand:
     """What the hand to come starts with: its dealer and its carry."""
 
-    __slots__ = ("carry", "dealer")
-    fields = ("dealer", "carry")
-
-    def __init__(self, dealer: str, carry: Carry) -> None:
-        self.dealer: Final = dealer
-        self.carry: Final = carry
+    dealer: str
+    carry: Carry
 
 
-class Transfer(Record):
+@dataclass(frozen=True, slots=True)
+class Transfer:
     """One transfer of the settle-up: ``payer`` gives ``payee`` ``amount``."""
 
-    __slots__ = ("amount", "payee", "payer")
-    fields = ("payer", "payee", "amount")
-
-    def __init__(self, payer: str, payee: str, amount: int) -> None:
-        self.payer: Final = payer
-        self.payee: Final = payee
-        self.amount: Final = amount
+    payer: str
+    payee: str
+    amount: int
 
 
-class Evening(Record):
+@dataclass(frozen=True, slots=True)
+class Evening:
     """The ledger of an evening: the people, the stake, the first dealer, every hand, the next hand, each
     person's total (won minus lost) and balance (None without starting balances), and the settle-up."""
 
-    __slots__ = ("balances", "first_dealer", "hands", "next", "people", "stake", "totals", "transfers")
-    fields = ("people", "stake", "first_dealer", "hands", "next", "totals", "balances", "transfers")
-
-    def __init__(
-        self,
-        people: tuple[str, ...],
-        stake: int,
-        first_dealer: FirstDealer,
-        hands: tuple[LedgerHand, ...],
-        next: NextHand,
-        totals: Mapping[str, int],
-        balances: Mapping[str, int] | None,
-        transfers: tuple[Transfer, ...],
-    ) -> None:
-        self.people: Final = people
-        self.stake: Final = stake
-        self.first_dealer: Final = first_dealer
-        self.hands: Final = hands
-        self.next: Final = next
-        self.totals: Final = totals
-        self.balances: Final = balances
-        self.transfers: Final = transfers
+    people: tuple[str, ...]
+    stake: int
+    first_dealer: FirstDealer
+    hands: tuple[LedgerHand, ...]
+    next: NextHand
+    totals: Mapping[str, int]
+    balances: Mapping[str, int] | None
+    transfers: tuple[Transfer, ...]
 
 
 # --- the evening --------------------------------------------------------------------------------------------------

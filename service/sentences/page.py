@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, P_, Words
+from . import names
 
 __all__ = ["CONTENTS", "PAGE", "page_words"]
 
@@ -85,20 +86,7 @@ PAGE: dict[str, Any] = {
         "chodan": N_("chodan"),
         "junk": N_("junk"),
     },
-    "rule": {
-        "go": N_("more than three gos"),
-        "shake": N_("shake"),
-        "bomb": N_("bomb"),
-        "meongtta": N_("meongtta"),
-        "pibak": N_("pibak"),
-        "gwangbak": N_("gwangbak"),
-        "meongbak": N_("meongbak"),
-        "gobak": N_("gobak"),
-        "chongtong": N_("playing on a chongtong"),
-        "nagari": N_("nagari carry"),
-        "push": N_("push"),
-        "empty-loser": N_("the exemption of a loser who captured nothing"),
-    },
+    "rule": dict(names.RULES),  # a settlement rule's name, as the answers say it (one declaration: names.py)
     "event": {
         "ppuk": N_("ppuk"),
         "chok": N_("chok"),
@@ -119,14 +107,7 @@ PAGE: dict[str, Any] = {
         "redeal": N_("redeal"),
         "declare": N_("cup declared"),
     },
-    "outcome": {
-        "stop": N_("stop"),
-        "nagari": N_("nagari"),
-        "redeal": N_("redeal"),
-        "chongtong": N_("chongtong"),
-        "three-ppuk": N_("three ppuks"),
-        "heodang": N_("heodang"),
-    },
+    "outcome": {outcome.value: words for outcome, words in names.OUTCOMES.items()},
     "preset": {
         "korean-2p": N_("Matgo (2 players)"),
         "korean-3p": N_("Go-Stop (3 players)"),
