@@ -17,7 +17,7 @@ and the settle-up, the fewest transfers that square the evening (``settle_up``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
@@ -70,10 +70,9 @@ class DealerBy(StrEnum):
     DRAW = "draw"
 
 
-# An evening's records made once a call (the draw, the first dealer, the next hand, the transfers, the ledger) are
-# dataclasses; those made for every hand or payment (EveningHand, Carry, Paid, Limit, LedgerHand) stay Records:
-# mypyc builds a dataclass through its generated Python __init__, far slower than a compiled Record's
-# (engine/record.py, docs/log.md).
+# The draw is a dataclass (made once, from a request); every record the evening answers with stays a Record:
+# mypyc builds a dataclass through its generated Python __init__, far slower than a compiled Record's, and as
+# dataclasses the ledger's records cost an evening 2% more instructions (engine/record.py, docs/log.md).
 
 # --- what an evening is given -----------------------------------------------------------------------------------
 
@@ -108,16 +107,26 @@ class EveningHand(Record):
 # --- what it answers ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class FirstDealer:
+class FirstDealer(Record):
     """Who dealt the first hand and how that was found: ``by`` (given, drawn, or the first person listed); for a
     draw, ``time``, the number of ``rounds`` and the ``months`` drawn in the round that decided it."""
 
-    dealer: str
-    by: DealerBy
-    time: DrawTime | None = None
-    months: Mapping[str, int] = field(default_factory=dict)
-    rounds: int = 0
+    __slots__ = ("by", "dealer", "months", "rounds", "time")
+    fields = ("dealer", "by", "time", "months", "rounds")
+
+    def __init__(
+        self,
+        dealer: str,
+        by: DealerBy,
+        time: DrawTime | None = None,
+        months: Mapping[str, int] | None = None,
+        rounds: int = 0,
+    ) -> None:
+        self.dealer: Final = dealer
+        self.by: Final = by
+        self.time: Final = time
+        self.months: Final[Mapping[str, int]] = months or {}
+        self.rounds: Final = rounds
 
 
 class Carry(Record):
@@ -199,36 +208,55 @@ class LedgerHand(Record):
         self.balances: Final = balances
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
+class NextHand(Record):
     """What the hand to come starts with: its dealer and its carry."""
 
-    dealer: str
-    carry: Carry
+    __slots__ = ("carry", "dealer")
+    fields = ("dealer", "carry")
+
+    def __init__(self, dealer: str, carry: Carry) -> None:
+        self.dealer: Final = dealer
+        self.carry: Final = carry
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
+class Transfer(Record):
     """One transfer of the settle-up: ``payer`` gives ``payee`` ``amount``."""
 
-    payer: str
-    payee: str
-    amount: int
+    __slots__ = ("amount", "payee", "payer")
+    fields = ("payer", "payee", "amount")
+
+    def __init__(self, payer: str, payee: str, amount: int) -> None:
+        self.payer: Final = payer
+        self.payee: Final = payee
+        self.amount: Final = amount
 
 
-@dataclass(frozen=True, slots=True)
-class Evening:
+class Evening(Record):
     """The ledger of an evening: the people, the stake, the first dealer, every hand, the next hand, each
     person's total (won minus lost) and balance (None without starting balances), and the settle-up."""
 
-    people: tuple[str, ...]
-    stake: int
-    first_dealer: FirstDealer
-    hands: tuple[LedgerHand, ...]
-    next: NextHand
-    totals: Mapping[str, int]
-    balances: Mapping[str, int] | None
-    transfers: tuple[Transfer, ...]
+    __slots__ = ("balances", "first_dealer", "hands", "next", "people", "stake", "totals", "transfers")
+    fields = ("people", "stake", "first_dealer", "hands", "next", "totals", "balances", "transfers")
+
+    def __init__(
+        self,
+        people: tuple[str, ...],
+        stake: int,
+        first_dealer: FirstDealer,
+        hands: tuple[LedgerHand, ...],
+        next: NextHand,
+        totals: Mapping[str, int],
+        balances: Mapping[str, int] | None,
+        transfers: tuple[Transfer, ...],
+    ) -> None:
+        self.people: Final = people
+        self.stake: Final = stake
+        self.first_dealer: Final = first_dealer
+        self.hands: Final = hands
+        self.next: Final = next
+        self.totals: Final = totals
+        self.balances: Final = balances
+        self.transfers: Final = transfers
 
 
 # --- the evening --------------------------------------------------------------------------------------------------

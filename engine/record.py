@@ -6,9 +6,9 @@ not NamedTuples because the compiled engine builds hundreds of them a hand: mypy
 C struct and builds it directly, while a NamedTuple is built through the interpreter, several times slower.
 Nor are they dataclasses, for the same reason: mypyc builds a dataclass through the ``__init__`` the dataclasses
 module generates, in Python: from compiled code, about 60 times slower than a Record's compiled one, from Python
-about 4 times (bench/record_forms.py, docs/log.md). A record
-made once a call (the evening's ledger, its transfers, a log) is a frozen dataclass; one made for every hand,
-payment, check or event stays a Record.
+about 4 times (bench/record_forms.py, docs/log.md). Only a record made once from a request (the draw for the
+first dealer, a parsed log) is a frozen dataclass; the ledger's records, made once an evening, cost it 2% more
+instructions as dataclasses and stay Records.
 """
 
 from __future__ import annotations
