@@ -23,25 +23,6 @@ BOOKS = {"en": ROOT / "service" / "locale" / "en" / "RULES.md", "ko": ROOT / "se
 # The knob reference and preset table are held in every language's book, found on disk: a new book or a new knob
 # needs no list edited here.
 KNOB_BOOKS = {path.parent.name: path for path in sorted((ROOT / "service" / "locale").glob("*/RULES.md"))}
-# The zh book lags the knobs of issue 29 and the platform presets' columns (10.4): held, and expected to fail
-# until it catches up (strict: the day it does, this mark must go).
-_LAGGING = {"zh": "the zh book lacks the 7 knobs of issue 29, two gobak ways and the platform presets' columns"}
-_LAGGING_KNOBS = {
-    "zh": {
-        "gobak",
-        "ppuk_price",
-        "meongbak",
-        "three_ppuk_baks",
-        "bright_sale_price",
-        "chongtong_play_on_multiplier",
-        "first_chok_payment",
-        "first_bomb_payment",
-    }
-}
-KNOB_LANGS = [
-    pytest.param(lang, marks=pytest.mark.xfail(reason=_LAGGING[lang], strict=True)) if lang in _LAGGING else lang
-    for lang in KNOB_BOOKS
-]
 DECISION = {"en": "**This project's decision", "ko": "**이 프로젝트의 결정"}
 ON_OFF = {"on": True, "off": False, "있음": True, "없음": False, "オン": True, "オフ": False, "开": True, "关": False}
 NONE = ("none", "없음", "なし", "无")
@@ -182,17 +163,11 @@ def _knob_params(section: str):
 
 
 def _knob_book_params(section: str):
-    """(knob, language) for every knob and every book; where a book lags (_LAGGING), a strict xfail."""
-    out = []
-    for name in _knob_params(section):
-        for lang in KNOB_BOOKS:
-            lagging = lang in _LAGGING and (section == "10.2" or name in _LAGGING_KNOBS[lang])
-            marks = [pytest.mark.xfail(reason=_LAGGING[lang], strict=True)] if lagging else []
-            out.append(pytest.param(name, lang, marks=marks))
-    return out
+    """(knob, language) for every knob and every book."""
+    return [(name, lang) for name in _knob_params(section) for lang in KNOB_BOOKS]
 
 
-@pytest.mark.parametrize("lang", KNOB_LANGS)
+@pytest.mark.parametrize("lang", KNOB_BOOKS)
 def test_the_knob_reference_lists_exactly_the_engine_knobs_in_the_engine_order(lang):
     rows = table_rows(section_text(book(lang), "10.3"))[1:]
     assert [row[0].strip("`") for row in rows] == list(KNOBS)  # each once, none missing, none extra
@@ -224,7 +199,7 @@ def _cell(text: str, kind: str):
     return tuple(int(i) for i in items) if kind == "list" else items
 
 
-@pytest.mark.parametrize("lang", KNOB_LANGS)
+@pytest.mark.parametrize("lang", KNOB_BOOKS)
 def test_the_preset_table_has_a_column_per_preset(lang):
     header = table_rows(section_text(book(lang), "10.2"))[0]
     assert header[1:] == list(PRESETS)
