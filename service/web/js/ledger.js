@@ -14,7 +14,7 @@ import { h, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARDS, chip } from "./cards.js";
-import { askEmpty, countsRow, declared, freshCounts, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number } from "./words.js";
@@ -310,7 +310,7 @@ function setupPanel() {
       return;
     }
     s.need = false;
-    const knobs = s.count === 4 && playersPerHand(s.preset) === 3 ? { gwang_palgi: !!s.gwang_palgi } : {};
+    const knobs = s.count >= 4 && playersPerHand(s.preset) === 3 ? { gwang_palgi: !!s.gwang_palgi } : {};
     Object.assign(ledger, { people: names, first_dealer: names[Math.min(s.first, s.count - 1)], preset: s.preset, knobs, stake: s.stake });
     ledger.quick = freshQuick();
     store();
@@ -338,7 +338,7 @@ function setupPanel() {
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("preset_label")),
       h("select", { "data-key": "ledger-preset", onchange: (e) => { s.preset = e.target.value; redraw(); } },
         presets.map((p) => h("option", { value: p.name, selected: p.name === s.preset }, t("preset." + p.name))))),
-    s.count === 4 ? h("label", { class: "check-label" }, h("input", { type: "checkbox", "data-key": "ledger-gwang-palgi", checked: !!s.gwang_palgi, onchange: (e) => { s.gwang_palgi = e.target.checked; redraw(); } }), " ", t("gwang_palgi_ask")) : null,
+    s.count >= 4 ? h("label", { class: "check-label" }, h("input", { type: "checkbox", "data-key": "ledger-gwang-palgi", checked: !!s.gwang_palgi, onchange: (e) => { s.gwang_palgi = e.target.checked; redraw(); } }), " ", t("gwang_palgi_ask")) : null,
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("stake_label")),
       h("input", { type: "number", inputmode: "numeric", min: 0, value: s.stake, "data-key": "ledger-stake", onchange: (e) => { s.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); redraw(true); } })),
     s.need ? h("p", { class: "need", role: "alert" }, t("names_needed")) : null,
@@ -367,7 +367,7 @@ function sitOutPanel(seats) {
   if (!seats.sitCount) return null;
   const q = ledger.quick;
   const people = ledger.people;
-  const seller = seats.sitCount === 1 && ledger.knobs.gwang_palgi ? seats.sitters[0] : null;
+  const seller = ledger.knobs.gwang_palgi ? firstSitter(seats) : null;
   const sellerSeat = seller === null ? 0 : seats.order.indexOf(seller) + 1;
   const toggle = (s) => {
     let list = seats.sitters.filter((x) => x !== s);
@@ -399,6 +399,7 @@ function quickEntry() {
   const seats = handSeats();
   const knobs = { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs };
   const changed = (typed = false) => { q.asked = false; store(); if (typed) app.later(); else app.rerender(); };
+  const answered = () => { store(); app.rerender(); };
   const n = ledger.hands.length + 1;
   const add = () => {
     if (q.winner === -1 || !seats.playing.includes(q.winner)) {
@@ -407,7 +408,8 @@ function quickEntry() {
       return;
     }
     // a loser of whom nothing was said is asked about, never sent as "captured nothing"
-    if (seats.playing.some((s) => s !== q.winner && unsaid(q.counts[s]))) {
+    const toAsk = (s) => s !== q.winner && (unsaid(q.counts[s]) || blanks(q.counts, s, q.winner, knobs, seats.playing).length > 0);
+    if (seats.playing.some(toAsk)) {
       q.asked = true;
       store();
       app.rerender();
@@ -417,7 +419,7 @@ function quickEntry() {
       winner: people[q.winner],
       players: seats.playing.map((s) => ({
         id: people[s],
-        declared: declared(q.counts[s], s === q.winner),
+        declared: declared(q.counts[s], s === q.winner, impliedFor(q.counts, s, seats.playing)),
         go_count: q.go[s],
         ...(knobs.allow_shake === false || s !== q.winner ? {} : { shakes: q.shakes[s] }),
         ...(knobs.allow_bomb === false || s !== q.winner ? {} : { bombs: q.bombs[s] }),
@@ -467,7 +469,10 @@ function quickEntry() {
         h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => { q.open = false; store(); app.rerender(); } }, t("fold"))),
       q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // asked below the button that asked it: nothing above the thumb moves
-      q.asked ? seats.playing.filter((seat) => seat !== q.winner && unsaid(q.counts[seat])).map((seat) => askEmpty(q.counts, seat, people[seat], changed, "q")) : null,
+      // an answer keeps the other questions on the screen (each goes once its player's counts are said)
+      q.asked ? seats.playing.filter((seat) => seat !== q.winner).map((seat) => unsaid(q.counts[seat])
+        ? askEmpty(q.counts, seat, people[seat], answered, "q")
+        : blanks(q.counts, seat, q.winner, knobs, seats.playing).length ? askBlanks(q.counts, seat, people[seat], blanks(q.counts, seat, q.winner, knobs, seats.playing), answered, "q") : null) : null,
     ] : null,
     q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.n })) : null,
     h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));
@@ -475,9 +480,14 @@ function quickEntry() {
 
 // The sale of the one who sat out (4 at a table that plays 광팔기): seat 4 from the dealer sells, seat 2 or 3
 // chose to sit out and is paid nothing (RULES.md 4.5).
+// The one of those sitting out the API is told of (`sit_out` names one): at four the one who sits out; at five
+// the first of the two from the dealer, his seat counted as at a table of four (the other, the last at the
+// table, sits out as the fifth: the table's business, RULES.md 11.1). The fourth from the dealer sells.
+const firstSitter = (seats) => seats.order.find((s) => seats.sitters.includes(s));
+
 function saleOf(seats) {
-  if (seats.sitCount !== 1 || !ledger.knobs.gwang_palgi) return null;
-  const s = seats.sitters[0];
+  if (!seats.sitCount || !ledger.knobs.gwang_palgi) return null;
+  const s = firstSitter(seats);
   const seat = seats.order.indexOf(s) + 1;
   return { player: ledger.people[s], seat, hand: seat === 4 ? [...ledger.quick.shown] : [] };
 }
