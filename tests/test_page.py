@@ -2504,6 +2504,7 @@ def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
     assert t.page.locator('[data-key="q-brights-1"]').input_value() == "1"
     t.thumb_type('[data-key="q-points-0"]', "4")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")  # now the winner scores junk, pibak rests on it: said
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
         t.thumb('[data-key="ledger-quick-add"]', goes=True)
     t.idle()
