@@ -2211,9 +2211,9 @@ def test_a_loser_nobody_counted_is_asked_about_not_sent_as_nothing(thumb):
     assert t.page.locator(".ask-empty").inner_text().startswith("민수는 아무것도 못 먹었나요?")
     assert sent == [] and t.page.locator(".ledger-table").count() == 0  # nothing written, nothing asked
     # yes: 민수 captured nothing, and pays nothing by the rule, said in the row
+    # the last question answered adds the hand (asked for already): no second tap on the button
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
-        t.thumb('[data-key="q-empty-yes-2"]')
-        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+        t.thumb('[data-key="q-empty-yes-2"]', goes=True)
     row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
     row.wait_for()
     assert row.locator(f'[data-player="{names[2]}"]').inner_text() == "0원"
@@ -2288,7 +2288,24 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in FIVE] == [
         "−300원", "+800원", "−700원", "+200원", "0원"
     ]
-    # hand 2 from Settle (dealer 영희): the ledger's 광팔기 comes along, and its sitter is sent
+    # hand 2, a nagari: 수진 (fourth from 영희) sits out and shows nothing: no sale line of 0 points
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    assert t.page.locator('.ledger-table tr[data-hand="2"] .sale').count() == 0
+    # hand 1 taken out to be corrected: not asked of the service without it (hand 2's dealer would not
+    # follow: a refusal that is no mistake of the table's); given up, it is back as it was
+    t.thumb('[data-key="edit-1"]')
+    asked: list[str] = []
+    t.page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    t.idle()
+    assert asked == [] and t.page.locator(".problem").count() == 0
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-fold"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert t.page.locator(".ledger-table tr[data-removed]").count() == 0
+    assert t.page.locator(f'[data-total="{FIVE[jh]}"]').inner_text() == "+200원"
+    # hand 3 from Settle (dealer 영희): the ledger's 광팔기 comes along, and its sitter is sent
     t.thumb('[data-key="ledger-settle"]', goes=True)
     t.page.wait_for_selector('[data-view="settle"]')
     t.thumb('[data-key="winner-null"]')

@@ -385,7 +385,7 @@ PAGE: dict[str, Any] = {
     "removed_because": N_("removed: {why}"),
     "fixed_because": N_("corrected: {why}"),
     "no_reason": N_("no reason given"),
-    "ledger_pending_short": N_("not checked yet"),
+    "ledger_pending_short": N_("not ruled yet"),
     "dealer_of": N_("dealer: {p}"),
     "dealer_short": N_("dealer {p}"),
     "totals_partial": N_("Totals (not checked yet)"),

@@ -214,7 +214,8 @@ function table() {
         h("td", { class: "what" }, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
           headline(s, (x) => x),
           why ? h("small", { class: "multipliers" }, why) : null,
-          s.sale ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
+          // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
+          s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
           entry.fixed ? h("small", { class: "reason" }, t("fixed_because", { why: entry.fixed })) : null),
         people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
     })),
@@ -259,10 +260,12 @@ function editPanel() {
         ledger.quick = quickFrom(entry.settle);
         ledger.quick.fixes = { n: e.n, reason: reason() };
         ledger.edit = null;
+        // not asked of the service while the hand is out: without it the dealers after it would not follow
+        // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
         ledger.answer = null;
+        ledger.problem = null;
         store();
         app.rerender();
-        evening();
         document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
       } }, t("edit_fix")) : null));
 }
@@ -399,7 +402,12 @@ function quickEntry() {
   const seats = handSeats();
   const knobs = { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs };
   const changed = (typed = false) => { q.asked = false; store(); if (typed) app.later(); else app.rerender(); };
-  const answered = () => { store(); app.rerender(); };
+  // an answer keeps the other questions; the last one answered adds the hand, which the person asked for
+  const answered = () => {
+    store();
+    if (!seats.playing.some((s) => s !== q.winner && (unsaid(q.counts[s]) || blanks(q.counts, s, q.winner, knobs, seats.playing).length))) add();
+    else app.rerender();
+  };
   const n = ledger.hands.length + 1;
   const add = () => {
     if (q.winner === -1 || !seats.playing.includes(q.winner)) {
@@ -466,7 +474,17 @@ function quickEntry() {
         )),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add")),
-        h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => { q.open = false; store(); app.rerender(); } }, t("fold"))),
+        h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => {
+          q.open = false;
+          if (q.fixes) { // the correction given up: the hand goes back as it was
+            const entry = ledger.hands[q.fixes.n - 1];
+            if (entry && entry.removed && entry.removed.fixing) delete entry.removed;
+            q.fixes = null;
+            evening();
+          }
+          store();
+          app.rerender();
+        } }, t("fold"))),
       q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // asked below the button that asked it: nothing above the thumb moves
       // an answer keeps the other questions on the screen (each goes once its player's counts are said)
