@@ -2087,7 +2087,9 @@ def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
     assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until a winner is chosen
     per_hand = [
         # 1: Chulsoo 3 brights; Younghee holds a bright, Minsoo none (gwangbak)
-        _quick_hand(t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"}),
+        _quick_hand(
+            t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"}
+        ),
     ]
     before = t.taps
     t.thumb('[data-key="lq-winner-null"]', goes=True)  # 2: a nagari, one tap
@@ -2286,7 +2288,11 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     row.wait_for()
     # 영희 3 points: 철수 300, 민수 600 (gwangbak); 지훈's one bright sold for 1 point by 영희 and 민수
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in FIVE] == [
-        "−300원", "+800원", "−700원", "+200원", "0원"
+        "−300원",
+        "+800원",
+        "−700원",
+        "+200원",
+        "0원",
     ]
     # hand 2, a nagari: 수진 (fourth from 영희) sits out and shows nothing: no sale line of 0 points
     t.thumb('[data-key="lq-winner-null"]', goes=True)

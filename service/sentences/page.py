@@ -214,7 +214,10 @@ PAGE: dict[str, Any] = {
             "junk": N_("double"),
         },
     },
-    "q_hint": N_("Junk counts a double junk as 2. The cup is not in any count: choose it below. A blank is not said: asked when the ruling rests on it."),
+    "q_hint": N_(
+        "Junk counts a double junk as 2. The cup is not in any count: choose it below. "
+        "A blank is not said: asked when the ruling rests on it."
+    ),
     "q_declared": N_("entered as counts"),
     "ledger_quick": N_("The next hand, quickly"),
     "ledger_quick_add": N_("Rule it into the ledger"),
