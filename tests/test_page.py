@@ -2311,6 +2311,20 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
     assert t.page.locator(".ledger-table tr[data-removed]").count() == 0
     assert t.page.locator(f'[data-total="{FIVE[jh]}"]').inner_text() == "+200원"
+    # corrected for real: asked once, the corrected hand in its place (at the end, hand 2's dealer would not
+    # follow and the refusal could come back after the answer and stay on the screen)
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "민수 피 9")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "9")
+    bodies: list[dict] = []
+    t.page.on("request", lambda r: bodies.append(r.post_data_json) if r.url.endswith("/v1/evening") else None)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert len(bodies) == 1 and [h["settle"]["winner"] for h in bodies[0]["hands"]] == [FIVE[yh], None]
+    assert t.page.locator(".problem").count() == 0
+    assert "민수 피 9" in t.page.locator('.ledger-table tr[data-hand="2"]').inner_text()
     # hand 3 from Settle (dealer 영희): the ledger's 광팔기 comes along, and its sitter is sent
     t.thumb('[data-key="ledger-settle"]', goes=True)
     t.page.wait_for_selector('[data-view="settle"]')

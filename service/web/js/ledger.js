@@ -116,6 +116,7 @@ async function evening() {
     ledger.problem = null;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    if (JSON.stringify(eveningBody().hands) !== asked) return; // a refusal of hands since changed: asked again
     ledger.answer = null;
     ledger.problem = error.body;
   }
@@ -142,7 +143,7 @@ function multipliersText(settlement) {
 // Add a hand: `settle` (a /v1/settle body) or `replay` (a finished /v1/replay log); the rules, stake and carry
 // are the evening's. A ledger without people takes the hand's players as its people; one with people refuses
 // ({ok: false}) a hand played by someone else.
-export function addHand({ players, preset, knobs = {}, stake, settle, replay }) {
+export function addHand({ players, preset, knobs = {}, stake, settle, replay }, ask = true) {
   if (!ledger.people) {
     Object.assign(ledger, { people: [...players], first_dealer: players[0], preset, knobs: { ...knobs }, stake });
   } else if (!players.every((p) => ledger.people.includes(p))) {
@@ -152,7 +153,7 @@ export function addHand({ players, preset, knobs = {}, stake, settle, replay }) 
   const strip = ({ rules, stake: s, nagari_streak, ...rest }) => rest;
   ledger.hands.push(settle ? { settle: strip(settle) } : { replay: strip(replay) });
   store();
-  evening();
+  if (ask) evening();
   return { ok: true, hand: ledger.hands.length };
 }
 
@@ -513,7 +514,8 @@ function saleOf(seats) {
 function finish(body) {
   const q = ledger.quick;
   const fixes = q.fixes;
-  const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body });
+  // a correction is asked of the service once it is in its place (at the end, the dealers would not follow)
+  const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body }, !fixes);
   if (out.ok && fixes) {
     // the correction goes in the place of the hand it corrects, the reason with it
     const entry = ledger.hands.pop();
