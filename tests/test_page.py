@@ -2259,6 +2259,25 @@ def test_a_loser_partly_counted_is_asked_for_the_count_the_ruling_rests_on(thumb
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+1,200원", "−400원", "−800원"]
 
 
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_share_another_pays_says_who_pays_it(thumb):
+    """The table trial of four (docs/page-trial-2026-12-r3.md): a loser whose share the one who went go pays
+    (gobak, pays-all) read "영희: 고박: 내지 않음", as if 영희 were the one in gobak; the row says who pays it."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(
+        t,
+        2,
+        {"points-2": "6", "animals-2": "5", "brights-0": "1", "junk_units-0": "9", "junk_units-1": "8"},
+        ("lq-go-0",),
+    )
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["−1,200원", "0원", "+1,200원"]
+    assert row.locator(".multipliers").inner_text() == f"{names[1]}: 고박: {names[0]}가 대신 냄"
+
+
 FIVE = ["철수", "영희", "민수", "지훈", "수진"]
 
 

@@ -236,6 +236,7 @@ PAGE: dict[str, Any] = {
     },
     "money": N_("{n}"),
     "pays_nothing": N_("pays nothing"),
+    "paid_by": N_("{p} pays it"),
     "covers": N_("covers {p}'s share ({n} points)"),
     "checks": N_("Rules checked"),
     "applied": N_("applies"),

@@ -135,7 +135,8 @@ function multipliersText(settlement) {
   // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
   const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
     .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
-    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
+    // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
   if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
   return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
 }
