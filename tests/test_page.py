@@ -2278,6 +2278,27 @@ def test_a_share_another_pays_says_who_pays_it(thumb):
     assert row.locator(".multipliers").inner_text() == f"{names[1]}: 고박: {names[0]}가 대신 냄"
 
 
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
+    """The table trial of four (docs/page-trial-2026-12-r3.md, T9): a hand the service refuses (points the
+    counts cannot make) took every row's ruling with it, the whole night "not ruled yet"; the hands before it
+    keep their rulings, the refused one is marked, the totals wait."""
+    t = thumb
+    t.refusals_expected = True
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    # 5 points said where three brights and nothing else make 3: refused
+    _quick_hand(t, 1, {"points-1": "5", "brights-1": "3", "brights-0": "1", "brights-2": "1"})
+    t.page.locator(".problem").wait_for()
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    row = t.page.locator('.ledger-table tr[data-hand="1"]')
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    assert t.page.locator('.ledger-table tr[data-hand="2"].bad').count() == 1
+    assert t.page.locator(".ledger-table .totals.pending").count() == 1
+
+
 FIVE = ["철수", "영희", "민수", "지훈", "수진"]
 
 

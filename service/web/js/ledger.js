@@ -119,6 +119,15 @@ async function evening() {
     if (JSON.stringify(eveningBody().hands) !== asked) return; // a refusal of hands since changed: asked again
     ledger.answer = null;
     ledger.problem = error.body;
+    // the service answers for the whole evening or refuses it: the hands before the one refused are asked
+    // apart, so that one slip does not hide the rulings of the night before it
+    const k = refusedAt();
+    ledger.before = null;
+    if (k > 0) {
+      const hands = body.hands.slice(0, k);
+      const before = await reach(() => post("/v1/evening", { ...body, hands })).catch(() => null);
+      if (before && JSON.stringify(eveningBody().hands) === asked) ledger.before = { asked: JSON.stringify(hands), answer: before };
+    }
   }
   store();
   app.rerender();
@@ -183,9 +192,18 @@ function saleText(sale) {
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
 }
 
+// The rulings of the hands before a refused one (asked apart), while those hands are still the ones sent.
+function rulingsBefore() {
+  const b = ledger.before;
+  if (!b || answered()) return null;
+  const sent = JSON.parse(b.asked).length;
+  return JSON.stringify(eveningBody().hands.slice(0, sent)) === b.asked ? b.answer.hands : null;
+}
+
 function table() {
   const people = ledger.people;
-  const ruled = ledger.answer ? ledger.answer.hands : [];
+  const before_ = rulingsBefore();
+  const ruled = ledger.answer ? ledger.answer.hands : before_ || [];
   const bad = refusedAt();
   const zero = Object.fromEntries(people.map((p) => [p, 0]));
   const last = answered() && ruled.length ? ruled[ruled.length - 1].totals : null;
@@ -204,7 +222,7 @@ function table() {
           h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
       }
       k++;
-      const hand = answered() ? ruled[k] : null;
+      const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
         return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
           h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: i + 1 }) : t("ledger_pending_short"))));
