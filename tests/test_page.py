@@ -2312,6 +2312,8 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     cs, yh, ms, jh, sj = range(5)
     _people(t, FIVE, count=5)
     assert [t.page.locator(f'[data-key="sit-{s}"]').is_checked() for s in range(5)] == [False, False, False, True, True]
+    # the heading names the rule set (고스톱 3인) and how many sit at the table (the trial's T11)
+    assert "5명이 둘러앉음" in t.page.locator(".ledger h2").inner_text()
     t.thumb('[data-key="shown-jan-bright"]')
     t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)
     t.thumb_type(f'[data-key="q-points-{yh}"]', "3")

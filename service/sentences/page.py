@@ -163,6 +163,7 @@ PAGE: dict[str, Any] = {
     "stake_short": N_("{n} a point"),
     "players_label": N_("Players"),
     "players_n": N_("{n} players"),
+    "at_table": N_("{n} at the table"),
     "name_label": N_("Player {n}"),
     "name_first": N_("Player {n} (plays first)"),
     "default_names": [N_("A"), N_("B"), N_("C")],

@@ -556,7 +556,8 @@ export function view() {
   const a = answered() ? ledger.answer : null;
   const carry = nagariStreak();
   return h("section", { class: "ledger" },
-    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
+    // the rule set's name says how many play a hand: with more at the table, how many sit there too
+    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)}${ledger.people.length > playersPerHand(ledger.preset) ? " · " + t("at_table", { n: ledger.people.length }) : ""} · ${t("stake_short", { n: number(ledger.stake) })}`)),
     // the table and its totals first: what the table looks at between hands
     ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),
