@@ -2299,6 +2299,29 @@ def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
     assert t.page.locator(".ledger-table .totals.pending").count() == 1
 
 
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
+    """The table trial of four (T8): once a row was taken out, the service's refusal ("둘째 판", among the hands
+    that count) and the row's number (3) differed. Rows are numbered as the service counts; a row taken out
+    shows the place it would take back, struck through."""
+    t = thumb
+    t.refusals_expected = True
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "두 번 적음")
+    t.thumb('[data-key="edit-remove"]', goes=True)  # no hand left that counts: nothing to ask
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    _quick_hand(t, 1, {"points-1": "5", "brights-1": "3", "brights-0": "1", "brights-2": "1"})  # 3 at most: refused
+    t.page.locator(".problem").wait_for()
+    assert "둘째 판" in t.page.locator(".problem").inner_text()
+    labels = [b.inner_text().split()[0] for b in t.page.locator(".ledger-table .row-edit").all()]
+    assert labels == ["1", "1", "2"]  # the row taken out, struck through, would be the first again
+    assert "2번째 판을 받아들일 수 없습니다" in t.page.locator('.ledger-table tr[data-hand="3"]').inner_text()
+
+
 FIVE = ["철수", "영희", "민수", "지훈", "수진"]
 
 

@@ -164,7 +164,7 @@ export function addHand({ players, preset, knobs = {}, stake, settle, replay }, 
   ledger.hands.push(settle ? { settle: strip(settle) } : { replay: strip(replay) });
   store();
   if (ask) evening();
-  return { ok: true, hand: ledger.hands.length };
+  return { ok: true, hand: handLabel(ledger.hands.length - 1) }; // its number as the rows say it
 }
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
@@ -192,6 +192,12 @@ function saleText(sale) {
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
 }
 
+// A hand's number as the service counts it: its place among the hands not taken out (one taken out: the
+// place it would take back).
+function handLabel(i) {
+  return ledger.hands.slice(0, i).filter((e) => !e.removed).length + 1;
+}
+
 // The rulings of the hands before a refused one (asked apart), while those hands are still the ones sent.
 function rulingsBefore() {
   const b = ledger.before;
@@ -212,11 +218,14 @@ function table() {
     h("caption", { class: "sr" }, t("ledger")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
+      // a hand is numbered as the service counts it, among the hands that count (its refusals say "the fifth
+      // hand"); one taken out has no number of its own: it says the place it would take back, struck through
+      const label = handLabel(i);
       const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, String(i + 1), h("span", { class: "sr" }, " ", t("edit_hand", { n: i + 1 }))));
+      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { n: label }))));
       if (entry.removed) {
         return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
           h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
@@ -225,7 +234,7 @@ function table() {
       const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
         return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
-          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: i + 1 }) : t("ledger_pending_short"))));
+          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: k + 1 }) : t("ledger_pending_short"))));
       }
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
@@ -252,7 +261,7 @@ function editPanel() {
   const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
   if (entry.removed) {
     return h("div", { class: "panel edit", "data-edit": e.n },
-      h("p", {}, t("edit_removed", { n: e.n })),
+      h("p", {}, t("edit_removed", { n: handLabel(e.n - 1) })),
       h("div", { class: "actions" }, h("button", { type: "button", "data-key": "edit-restore", onclick: () => {
         delete entry.removed;
         ledger.edit = null;
@@ -260,11 +269,11 @@ function editPanel() {
         store();
         app.rerender();
         evening();
-      } }, t("ledger_restore", { n: e.n }))));
+      } }, t("ledger_restore", { n: handLabel(e.n - 1) }))));
   }
   const quickable = entry.settle && entry.settle.players.every((p) => p.declared || p.captured === undefined);
   return h("div", { class: "panel edit", "data-edit": e.n },
-    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: e.n })),
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: handLabel(e.n - 1) })),
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
@@ -278,7 +287,7 @@ function editPanel() {
       quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
         entry.removed = { reason: reason(), fixing: true };
         ledger.quick = quickFrom(entry.settle);
-        ledger.quick.fixes = { n: e.n, reason: reason() };
+        ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason() };
         ledger.edit = null;
         // not asked of the service while the hand is out: without it the dealers after it would not follow
         // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
@@ -512,7 +521,7 @@ function quickEntry() {
         ? askEmpty(q.counts, seat, people[seat], answered, "q")
         : blanks(q.counts, seat, q.winner, knobs, seats.playing).length ? askBlanks(q.counts, seat, people[seat], blanks(q.counts, seat, q.winner, knobs, seats.playing), answered, "q") : null) : null,
     ] : null,
-    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.n })) : null,
+    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.label ?? q.fixes.n })) : null,
     h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));
 }
 
@@ -540,7 +549,7 @@ function finish(body) {
     const entry = ledger.hands.pop();
     entry.fixed = fixes.reason || t("no_reason");
     ledger.hands.splice(fixes.n, 0, entry);
-    out.hand = fixes.n + 1;
+    out.hand = handLabel(fixes.n);
     store();
     evening();
   }
