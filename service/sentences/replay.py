@@ -129,7 +129,10 @@ EVENTS: Mapping[EventType, Sentence] = {
     ),
     EventType.PLAY_ON: Say(N_("{player} was dealt all four cards of {month} and chooses to play on")),
     EventType.SHODANG: Say(
-        N_("{player} calls shodang: each other player is one card short of a combination whose card {player} holds")
+        N_(
+            "{player} calls shodang: each other player has taken two cards of a combination that a card {player} "
+            "holds would complete"
+        )
     ),
     EventType.SHODANG_ANSWER: (
         Say(N_("{player} accepts the shodang, and so did the other: nagari"), when=_has("result", "nagari")),
