@@ -624,7 +624,7 @@ class GameState:
                 )
             return None
         why = self._shodang_refusal(move.player)
-        if why not in ("shodang-off", "not-three-players") and move.player != seat.id:
+        if why not in ("shodang-off", "not-three-players", "already-called") and move.player != seat.id:
             raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
         if why is not None:
             raise IllegalMoveError("shodang-not-allowed", why=why, move_index=i, player=move.player)
