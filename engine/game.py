@@ -584,7 +584,8 @@ class GameState:
                 )
             return None
         if move.shodang is not None:  # RULES.md 8.7
-            return self._check_shodang(move, i, seat)
+            self._check_shodang(move, i, seat)
+            return None
         if self.expects is CHOOSE and move.kind != "declare":
             raise IllegalMoveError(
                 "call-required", why="chongtong-choice", move_index=i, player=seat.id, mover=move.player
@@ -622,13 +623,12 @@ class GameState:
                 raise IllegalMoveError(
                     "not-your-turn", why="shodang-answer-due", move_index=i, player=move.player, expected=seat.id
                 )
-            return None
+            return
         why = self._shodang_refusal(move.player)
         if why not in ("shodang-off", "not-three-players", "already-called") and move.player != seat.id:
             raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
         if why is not None:
             raise IllegalMoveError("shodang-not-allowed", why=why, move_index=i, player=move.player)
-        return None
 
     def _choose_chongtong(self, move: Move, i: int) -> None:
         """The holder's chongtong choice (RULES.md 4.3): the hand ends as a chongtong win, or is played on."""

@@ -33,7 +33,23 @@ from typing import Any, Final
 
 from .cards import CARD_BY_ID, Card, by_id, card_codes, read_card
 from .errors import IllegalMoveError, NotationError, culprit
-from .lexicon import CALLS, CHONGTONG_CHOICES, SHODANG_ANSWERS, SHODANG_MOVES, SIDES, WORDS, Item, card_id, error, first_token, move_items, move_word, quoted, single, slot
+from .lexicon import (
+    CALLS,
+    CHONGTONG_CHOICES,
+    SHODANG_ANSWERS,
+    SHODANG_MOVES,
+    SIDES,
+    WORDS,
+    Item,
+    card_id,
+    error,
+    first_token,
+    move_items,
+    move_word,
+    quoted,
+    single,
+    slot,
+)
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
 

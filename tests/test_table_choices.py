@@ -282,9 +282,7 @@ def test_next_offers_the_shodang_beside_the_plays_then_asks_each_answer(client):
 
 def test_no_existing_answer_gains_a_shodang_prompt(client):
     body = request(SHODANG)
-    nxt = client.post(
-        "/v1/replay", json={**body, "rules": "korean-3p", "moves": body["moves"][:8]}
-    ).get_json()["next"]
+    nxt = client.post("/v1/replay", json={**body, "rules": "korean-3p", "moves": body["moves"][:8]}).get_json()["next"]
     assert "shodang" not in nxt and "choices" not in nxt
 
 
