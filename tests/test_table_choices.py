@@ -166,7 +166,9 @@ def test_rules_8_7_a_split_shodang_changes_nothing_when_another_player_wins():
     state.apply(Move.call_shodang("C"))
     state.apply(Move.answer_shodang("A", "decline"))
     state.apply(Move.answer_shodang("B", "accept"))
-    assert state._pays_alone("A") is None and state._pays_alone("B") == ("A", "C")
+    assert state.shodang_split == ("C", "B", "A")
+    # the caller, to play now, would win a stop as usual: nobody pays alone
+    assert state.to_move == "C" and state.hand_result(stop_now=True).pays_alone is None
 
 
 @pytest.mark.parametrize(
