@@ -36,6 +36,9 @@ class EventType(StrEnum):
     STOP = "stop"
     DECLARE = "declare"  # a cup declaration
     CHONGTONG = "chongtong"
+    PLAY_ON = "play-on"  # the holder of a chongtong dealt chose to play on (RULES.md 4.3)
+    SHODANG = "shodang"  # a shodang called (RULES.md 8.7)
+    SHODANG_ANSWER = "shodang-answer"  # an answer to it; the second says what comes of it
     THREE_PPUK = "three-ppuk"
     HEODANG = "heodang"
     NAGARI = "nagari"

@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from .cards import Card, CardSet, Kind
+from .cards import BRIGHTS, CHEONGDAN, CHODAN, GODORI, HONGDAN, Card, CardSet, Kind
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
 from .record import Record
-from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet
+from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet, Shodang
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .sitout import Sale, SitOut, sale_of
@@ -38,15 +38,25 @@ from .turn import (
     plan,
 )
 
-__all__ = ["HEODANG_TURNS", "GameState", "TurnOptions"]
+__all__ = ["HEODANG_TURNS", "SHODANG_GROUPS", "GameState", "TurnOptions"]
 
 HEODANG_TURNS: Final = 5  # RULES.md 8: heodang (허당) is five empty turns in a row
+# RULES.md 8.7: the combinations a shodang looks at, one card of each a month of its own
+SHODANG_GROUPS: Final = (
+    ("brights", BRIGHTS.mask),
+    ("godori", GODORI.mask),
+    ("hongdan", HONGDAN.mask),
+    ("cheongdan", CHEONGDAN.mask),
+    ("chodan", CHODAN.mask),
+)
 
 # Read on every turn, so bound once: in CPython 3.11 reading a member off its Enum class costs 5x a global.
 BONUS: Final = Kind.BONUS
 PLAY: Final = Expect.PLAY
 FLIP: Final = Expect.FLIP
 CALL: Final = Expect.CALL
+CHOOSE: Final = Expect.CHONGTONG
+ANSWER: Final = Expect.SHODANG
 
 
 class TurnOptions(Record):
@@ -123,6 +133,12 @@ class GameState:
         self.played_on_chongtong: tuple[str, ...] = ()  # dealt a chongtong and played on (RULES.md 4.3, 8.2)
         self.auto_stop_at: int | None = None  # the move whose last turn stopped the hand by itself
         self._mover = 0  # the seat whose turn (or call) it is
+        self.chongtong_month = 0  # the month of the chongtong whose holder is to choose (RULES.md 4.3)
+        # RULES.md 8.7: who called shodang this hand, the answers given, and, when the answers split, the
+        # (caller, accepter, decliner) whose win by the accepter makes one loser pay alone
+        self.shodang_caller: str | None = None
+        self.shodang_answers: dict[str, str] = {}
+        self.shodang_split: tuple[str, str, str] | None = None
 
         self.sit_out = deal.sit_out  # the fourth at a table of three, who did not play (RULES.md 4.5)
         self.sale: Sale | None = None
@@ -186,7 +202,12 @@ class GameState:
                 self.played_on_chongtong = tuple(pid for pid, _ in chongtong_holders(hands))
             return
         holders = chongtong_holders({seat.id: seat.hand_mask for seat in table.seats})
-        if len(holders) == 1:
+        if len(holders) == 1 and rules.chongtong_at_deal is ChongtongAtDeal.CHOICE:
+            player, month = holders[0]  # RULES.md 4.3: the holder chooses before the first play
+            self._mover = self.players.index(player)
+            self.chongtong_month = month
+            self.expects = CHOOSE
+        elif len(holders) == 1:
             player, month = holders[0]
             table.record(None, player, EventType.CHONGTONG, month=month)
             self._finish(Outcome.CHONGTONG, player)
@@ -212,6 +233,9 @@ class GameState:
         self.auto_stop_at, self._mover = other.auto_stop_at, other._mover
         self.sit_out, self.sale = other.sit_out, other.sale
         self.played_on_chongtong = other.played_on_chongtong
+        self.chongtong_month = other.chongtong_month
+        self.shodang_caller, self.shodang_split = other.shodang_caller, other.shodang_split
+        self.shodang_answers = dict(other.shodang_answers)
         self.table = other.table.copy()
 
     def copy(self) -> GameState:
@@ -279,7 +303,7 @@ class GameState:
     def turn_options(self) -> TurnOptions | None:
         """What the turn due now may ask of the player (RULES.md 5), for an app that logs a game whose hands are
         hidden and so cannot list the legal moves: None when no turn is due (a call, or the hand is over)."""
-        if self.expects is None or self.expects is CALL:
+        if self.expects is not PLAY and self.expects is not FLIP:
             return None
         table = self.table
         seat = table.seats[self._mover]
@@ -328,7 +352,56 @@ class GameState:
             # RULES.md 8: with several go-callers among the losers, the latest to call go pays for all
             next((pid for pid in reversed(self.go_calls) if pid != winner), None),
             sit_out=self.sit_out,
+            pays_alone=self._pays_alone(winner),
         )
+
+    def _pays_alone(self, winner: str | None) -> tuple[str, str] | None:
+        """RULES.md 8.7: after a split shodang won by the one who accepted, the loser who pays alone and the one
+        whose share they pay."""
+        split = self.shodang_split
+        if split is None or winner != split[1]:
+            return None
+        caller, _, decliner = split
+        if self.rules.shodang is Shodang.CALLER:
+            return caller, decliner
+        return decliner, caller
+
+    def shodang_threats(self, player: str) -> dict[str, str] | None:
+        """RULES.md 8.7: for each other player, a combination of which they captured exactly two cards and whose
+        missing card ``player`` holds (or may hold, hands hidden); None unless both others are so threatened."""
+        table = self.table
+        seat = table.seat(player)
+        holds = seat.hand_mask | (table.unseen if seat.hidden else 0)
+        out: dict[str, str] = {}
+        for other in table.seats:
+            if other is seat:
+                continue
+            for name, group in SHODANG_GROUPS:
+                got = other.captured_mask & group
+                if got.bit_count() == 2 and holds & group & ~got:
+                    out[other.id] = name
+                    break
+            else:
+                return None
+        return out
+
+    def can_call_shodang(self) -> bool:
+        """Whether the player to move may call shodang now (RULES.md 8.7)."""
+        return self._shodang_refusal(self.to_move) is None
+
+    def _shodang_refusal(self, player: str | None) -> str | None:
+        """Why ``player`` may not call shodang now (a ``why`` of ``shodang-not-allowed``), or None."""
+        if self.rules.shodang is Shodang.OFF:
+            return "shodang-off"
+        if len(self.players) != 3:
+            return "not-three-players"
+        if self.shodang_caller is not None:
+            return "already-called"
+        if self.expects is not PLAY or player is None:
+            return "not-at-turn"
+        if self.shodang_threats(player) is None:
+            return "no-standoff"
+        return None
 
     def settle(self, nagari_streak: int = 0, stake: int = 1) -> Settlement:
         """The settlement of the finished hand (the engine played it, so it is priced without re-checking)."""
@@ -360,11 +433,17 @@ class GameState:
         seat = self.table.seats[self._mover]
         if self.expects is CALL:
             return [Move(seat.id, call="go"), Move(seat.id, call="stop")]
+        if self.expects is CHOOSE:
+            return [Move(seat.id, chongtong_choice="win"), Move(seat.id, chongtong_choice="play-on")]
+        if self.expects is ANSWER:
+            return [Move(seat.id, shodang="accept"), Move(seat.id, shodang="decline")]
         moves: list[Move] = []
         if seat.flip_turns:
             moves += self._with_draw(Move(seat.id, flip=True), None, 0, [])
         if self.expects is FLIP:
             return moves
+        if self.rules.shodang is not Shodang.OFF and self.can_call_shodang():
+            moves.append(Move(seat.id, shodang="call"))
         return moves + self._hand_moves(Move(seat.id), list(seat.hand), 0, seat)
 
     def _hand_moves(self, base: Move, hand: list[Card], offset: int, seat: Seat | None = None) -> list[Move]:
@@ -386,7 +465,7 @@ class GameState:
                 for trio in combinations(cards, 3):
                     for card in trio:
                         moves += self._with_draw(base.replace(play=card, shake=trio), card, offset, [])
-                if len(cards) == 4 and self.rules.chongtong_at_deal is ChongtongAtDeal.PLAY_ON:
+                if len(cards) == 4 and self.rules.chongtong_at_deal is not ChongtongAtDeal.WIN:
                     for card in cards:  # RULES.md 4.3: a chongtong played on, shaken
                         moves += self._with_draw(base.replace(play=card, shake=tuple(cards)), card, offset, [])
             if len(cards) == 3 and can_bomb(table, month):
@@ -459,6 +538,10 @@ class GameState:
             self.auto_stop_at = None  # the log stated the automatic stop (RULES.md 7)
         elif move.call is not None:
             self._call(move, i)
+        elif move.chongtong_choice is not None:
+            self._choose_chongtong(move, i)
+        elif move.shodang is not None:
+            self._shodang(move, i)
         else:
             self._declare(move, i)
         self.moves.append(move)
@@ -492,6 +575,25 @@ class GameState:
         if move.player not in self.players:
             raise IllegalMoveError("not-your-turn", why="not-a-player", move_index=i, player=move.player)
         seat = self.table.seats[self._mover]
+        if move.chongtong_choice is not None:  # RULES.md 4.3
+            if self.expects is not CHOOSE:
+                raise IllegalMoveError("chongtong-not-allowed", why="no-choice-due", move_index=i, player=move.player)
+            if move.player != seat.id:
+                raise IllegalMoveError(
+                    "not-your-turn", why="chongtong-choice-due", move_index=i, player=move.player, expected=seat.id
+                )
+            return None
+        if move.shodang is not None:  # RULES.md 8.7
+            self._check_shodang(move, i, seat)
+            return None
+        if self.expects is CHOOSE and move.kind != "declare":
+            raise IllegalMoveError(
+                "call-required", why="chongtong-choice", move_index=i, player=seat.id, mover=move.player
+            )
+        if self.expects is ANSWER and move.kind != "declare":
+            raise IllegalMoveError(
+                "call-required", why="shodang-answer", move_index=i, player=seat.id, mover=move.player
+            )
         if move.call is not None:
             if self.expects is not CALL:
                 raise IllegalMoveError("call-not-allowed", why="no-call-due", move_index=i, player=move.player)
@@ -511,6 +613,80 @@ class GameState:
         if move.player != seat.id:
             raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
         return plan(self.table, seat, move, i, self.expects is FLIP)
+
+    def _check_shodang(self, move: Move, i: int, seat: Seat) -> None:
+        """A shodang call or answer (RULES.md 8.7), refused with what makes it illegal."""
+        if move.shodang != "call":
+            if self.expects is not ANSWER:
+                raise IllegalMoveError("shodang-not-allowed", why="no-answer-due", move_index=i, player=move.player)
+            if move.player != seat.id:
+                raise IllegalMoveError(
+                    "not-your-turn", why="shodang-answer-due", move_index=i, player=move.player, expected=seat.id
+                )
+            return
+        why = self._shodang_refusal(move.player)
+        if why not in ("shodang-off", "not-three-players", "already-called") and move.player != seat.id:
+            raise IllegalMoveError("not-your-turn", move_index=i, player=move.player, expected=seat.id)
+        if why is not None:
+            raise IllegalMoveError("shodang-not-allowed", why=why, move_index=i, player=move.player)
+
+    def _choose_chongtong(self, move: Move, i: int) -> None:
+        """The holder's chongtong choice (RULES.md 4.3): the hand ends as a chongtong win, or is played on."""
+        month, self.chongtong_month = self.chongtong_month, 0
+        if move.chongtong_choice == "win":
+            self.table.record(i, move.player, EventType.CHONGTONG, month=month, chosen=True)
+            self._finish(Outcome.CHONGTONG, move.player)
+            return
+        self.table.record(i, move.player, EventType.PLAY_ON, month=month)
+        if "chongtong" in self.rules.checked:  # a win after playing on is worth the knob's factor
+            self.played_on_chongtong = (move.player,)
+        self._mover = 0
+        self.expects = PLAY
+
+    def _shodang(self, move: Move, i: int) -> None:
+        """A shodang called, then each other player's answer in turn (RULES.md 8.7)."""
+        table, seats = self.table, self.table.seats
+        if move.shodang == "call":
+            threats = self.shodang_threats(move.player) or {}
+            self.shodang_caller = move.player
+            table.record(i, move.player, EventType.SHODANG, against=threats)
+            self._mover = self._mover + 1 if self._mover + 1 < len(seats) else 0
+            self.expects = ANSWER
+            return
+        caller = self.shodang_caller
+        assert caller is not None
+        self.shodang_answers[move.player] = str(move.shodang)
+        j = self._mover + 1 if self._mover + 1 < len(seats) else 0
+        if seats[j].id != caller:  # the other player answers next
+            table.record(i, move.player, EventType.SHODANG_ANSWER, answer=move.shodang, caller=caller)
+            self._mover = j
+            return
+        answers = self.shodang_answers
+        accepted = [pid for pid in self.players if answers.get(pid) == "accept"]
+        declined = [pid for pid in self.players if answers.get(pid) == "decline"]
+        if len(accepted) == 2:
+            table.record(i, move.player, EventType.SHODANG_ANSWER, answer=move.shodang, caller=caller, result="nagari")
+            table.record(i, None, EventType.NAGARI, reason="shodang")
+            self._finish(Outcome.NAGARI, None)
+            return
+        if accepted:
+            self.shodang_split = (caller, accepted[0], declined[0])
+            alone = caller if self.rules.shodang is Shodang.CALLER else declined[0]
+            table.record(
+                i,
+                move.player,
+                EventType.SHODANG_ANSWER,
+                answer=move.shodang,
+                caller=caller,
+                result="split",
+                accepter=accepted[0],
+                decliner=declined[0],
+                pays_alone=alone,
+            )
+        else:
+            table.record(i, move.player, EventType.SHODANG_ANSWER, answer=move.shodang, caller=caller, result="play-on")
+        self._mover = j  # the caller plays the turn the call came before
+        self.expects = PLAY
 
     def _after_turn(self, seat: Seat, took_any: bool, ppuk: bool, ttadak: bool, last: bool, i: int) -> None:
         """First-turn payments, instant wins, and whether a go/stop decision is due (RULES.md 7, 8)."""

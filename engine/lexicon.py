@@ -17,8 +17,11 @@ from .errors import NotationError
 __all__ = [
     "BARE",
     "CALLS",
+    "CHONGTONG_CHOICES",
     "MOVE_ITEMS",
     "READ_WORDS",
+    "SHODANG_ANSWERS",
+    "SHODANG_MOVES",
     "SIDES",
     "WORDS",
     "Item",
@@ -48,6 +51,12 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "shake": ("shake", "흔들기"),
     "bomb": ("bomb", "폭탄"),
     "flip": ("flip", "뒤집기"),
+    "chongtong": ("chongtong", "총통"),
+    "win": ("win", "승"),
+    "play-on": ("play-on", "계속"),
+    "shodang": ("shodang", "쇼당"),
+    "accept": ("accept", "수락"),
+    "decline": ("decline", "거절"),
 }
 # what parse_log reads (lower-cased) -> meaning
 READ_WORDS: Final[dict[str, str]] = {
@@ -60,6 +69,9 @@ READ_WORDS: Final[dict[str, str]] = {
 }
 CALLS: Final = ("go", "stop")
 SIDES: Final = ("animal", "junk")
+CHONGTONG_CHOICES: Final = ("win", "play-on")  # the chongtong choice at the deal (RULES.md 4.3)
+SHODANG_ANSWERS: Final = ("accept", "decline")  # the answers to a shodang (RULES.md 8.7)
+SHODANG_MOVES: Final = ("call", *SHODANG_ANSWERS)
 
 # --- words -------------------------------------------------------------------------------------------------
 

@@ -17,7 +17,12 @@ A move is a *turn*, a *call* or a *cup declaration*:
 - ``chongtong``, in a bonus turn: the four cards of a month the card taken into the hand for the bonus card
   completed, where the rules make that a chongtong (RULES.md 4.3); the turn, and the hand, end there;
 - a call is ``{"player": ..., "call": "go" | "stop"}``;
-- a cup declaration ``{"player": ..., "sep_animal_as": "animal" | "junk"}`` pins the holder's cup.
+- a cup declaration ``{"player": ..., "sep_animal_as": "animal" | "junk"}`` pins the holder's cup;
+- the chongtong choice ``{"player": ..., "chongtong_choice": "win" | "play-on"}``, made by the holder of a
+  chongtong dealt before the first play where the rules let them choose (``chongtong_at_deal: choice``, RULES.md
+  4.3);
+- a shodang (쇼당, RULES.md 8.7) ``{"player": ..., "shodang": "call"}``, on the caller's turn before playing, and
+  each other player's answer ``{"player": ..., "shodang": "accept" | "decline"}``.
 """
 
 from __future__ import annotations
@@ -28,18 +33,37 @@ from typing import Any, Final
 
 from .cards import CARD_BY_ID, Card, by_id, card_codes, read_card
 from .errors import IllegalMoveError, NotationError, culprit
-from .lexicon import CALLS, SIDES, WORDS, Item, card_id, error, first_token, move_items, move_word, quoted, single, slot
+from .lexicon import (
+    CALLS,
+    CHONGTONG_CHOICES,
+    SHODANG_ANSWERS,
+    SHODANG_MOVES,
+    SIDES,
+    WORDS,
+    Item,
+    card_id,
+    error,
+    first_token,
+    move_items,
+    move_word,
+    quoted,
+    single,
+    slot,
+)
 
 __all__ = ["INSTANT_WINS", "Expect", "Move", "Outcome"]
 
 
 class Expect(StrEnum):
     """What the log must say next: a turn (``play``; a held flip turn may be used instead), a flip-only
-    turn (``flip``), or a go/stop decision (``call``)."""
+    turn (``flip``), a go/stop decision (``call``), the chongtong choice at the deal (``chongtong``) or an
+    answer to a shodang (``shodang``)."""
 
     PLAY = "play"
     FLIP = "flip"
     CALL = "call"
+    CHONGTONG = "chongtong"
+    SHODANG = "shodang"
 
 
 class Outcome(StrEnum):
@@ -72,6 +96,7 @@ class Move:
         "call",
         "capture",
         "chongtong",
+        "chongtong_choice",
         "draw",
         "draw_capture",
         "flip",
@@ -79,6 +104,7 @@ class Move:
         "player",
         "sep_animal_as",
         "shake",
+        "shodang",
     )
 
     def __init__(
@@ -96,6 +122,8 @@ class Move:
         call: str | None = None,
         sep_animal_as: str | None = None,
         chongtong: tuple[Card, ...] = (),
+        chongtong_choice: str | None = None,
+        shodang: str | None = None,
     ) -> None:
         self.player: Final = player
         self.play: Final = play
@@ -110,6 +138,8 @@ class Move:
         self.call: Final = call
         self.sep_animal_as: Final = sep_animal_as
         self.chongtong: Final = chongtong
+        self.chongtong_choice: Final = chongtong_choice
+        self.shodang: Final = shodang
 
     # --- one constructor per kind of move ------------------------------------------------------------------
 
@@ -223,6 +253,21 @@ class Move:
         return Move(player, call="stop")
 
     @staticmethod
+    def choose_chongtong(player: str, choice: str) -> Move:
+        """The chongtong choice at the deal (RULES.md 4.3): ``win`` the hand as a chongtong, or ``play-on``."""
+        return Move(player, chongtong_choice=choice)
+
+    @staticmethod
+    def call_shodang(player: str) -> Move:
+        """A shodang call (RULES.md 8.7), on the caller's turn before playing."""
+        return Move(player, shodang="call")
+
+    @staticmethod
+    def answer_shodang(player: str, answer: str) -> Move:
+        """An answer to a shodang (RULES.md 8.7): ``accept`` or ``decline``."""
+        return Move(player, shodang=answer)
+
+    @staticmethod
     def declare(player: str, sep_animal_as: str) -> Move:
         """A cup declaration (RULES.md 3): the holder counts the cup as an ``animal`` or as ``junk``."""
         return Move(player, sep_animal_as=sep_animal_as)
@@ -244,6 +289,8 @@ class Move:
             self.call,
             self.sep_animal_as,
             self.chongtong,
+            self.chongtong_choice,
+            self.shodang,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -297,9 +344,14 @@ class Move:
 
     @property
     def kind(self) -> str:
-        """``call``, ``declare`` or ``turn``."""
+        """``call``, ``declare``, ``chongtong`` (the choice at the deal), ``shodang`` (a call or an answer) or
+        ``turn``."""
         if self.call is not None:
             return "call"
+        if self.chongtong_choice is not None:
+            return "chongtong"
+        if self.shodang is not None:
+            return "shodang"
         if self.sep_animal_as is not None and self.play is None and not self.bomb and not self.flip and not self.bonus:
             return "declare"
         return "turn"
@@ -335,6 +387,12 @@ class Move:
         """Why the fields do not make one move of a known form (None when they do), as a message key."""
         play, capture, shake, bomb, flip, bonus = self.play, self.capture, self.shake, self.bomb, self.flip, self.bonus
         call, cup = self.call, self.sep_animal_as
+        decided = self.chongtong_choice is not None
+        if decided or self.shodang is not None:  # a choice or a shodang move says nothing else
+            others = (play, capture, self.draw, self.draw_capture, bonus, self.bonus_flipped, call, cup)
+            if shake or bomb or flip or self.chongtong or any(x is not None for x in others):
+                return "choice-with-more"
+            return "choice-with-more" if decided and self.shodang is not None else None
         if call is None and cup is None and bonus is None and not bomb and not flip:
             if play is None:  # the common turn: a hand card played, perhaps shaken
                 return "capture-without-play" if capture is not None else "turn-form"
@@ -382,6 +440,10 @@ class Move:
             out["call"] = self.call
         if self.sep_animal_as is not None:
             out["sep_animal_as"] = self.sep_animal_as
+        if self.chongtong_choice is not None:
+            out["chongtong_choice"] = self.chongtong_choice
+        if self.shodang is not None:
+            out["shodang"] = self.shodang
         return out
 
 
@@ -399,6 +461,8 @@ _FIELDS: Final = (  # in the order of Move's parameters
     "call",
     "sep_animal_as",
     "chongtong",
+    "chongtong_choice",
+    "shodang",
 )
 
 
@@ -449,6 +513,8 @@ def _read_fields(data: dict[str, Any], index: int, player: str) -> Move:
         get("call"),
         get("sep_animal_as"),
         get("chongtong", ()),
+        get("chongtong_choice"),
+        get("shodang"),
     )
     why = move.form_error()
     if why:
@@ -489,6 +555,8 @@ _READERS: Final[dict[str, Callable[[Any, str, int, str], Any]]] = {
     "flip": _choice(True, False),
     "call": _choice("go", "stop"),
     "sep_animal_as": _choice("animal", "junk"),
+    "chongtong_choice": _choice(*CHONGTONG_CHOICES),
+    "shodang": _choice(*SHODANG_MOVES),
 }
 
 
@@ -506,6 +574,19 @@ def move_fields(items: list[Item]) -> dict[str, Any]:
         if n > 1:
             raise _extra(rest[1])
         out["call"] = first
+        return out
+    if first == "chongtong" or first == "shodang":  # the chongtong choice; a shodang call or answer
+        allowed = CHONGTONG_CHOICES if first == "chongtong" else SHODANG_ANSWERS
+        side = move_word(rest[1]) if n > 1 else None
+        if first == "shodang" and n == 1:
+            out["shodang"] = "call"
+            return out
+        if side not in allowed:
+            at = rest[1].first if n > 1 else rest[0].first
+            raise error("unexpected", at, token=at.text if n > 1 else "", expected=f"{first}-choice")
+        if n > 2:
+            raise _extra(rest[2])
+        out["chongtong_choice" if first == "chongtong" else "shodang"] = side
         return out
     side = move_word(rest[1]) if first == "cup" and n > 1 else None
     if first == "cup" and (side in SIDES or read_card(rest[0].first.text) is None):  # 국진 is a card too
@@ -582,6 +663,12 @@ def _move_text(move: Move, codes: tuple[str, ...], korean: bool) -> str:
     elif move.kind == "declare":
         assert move.sep_animal_as is not None
         parts += [word("cup"), word(move.sep_animal_as)]
+    elif move.chongtong_choice is not None:
+        parts += [word("chongtong"), word(move.chongtong_choice)]
+    elif move.shodang is not None:
+        parts.append(word("shodang"))
+        if move.shodang != "call":
+            parts.append(word(move.shodang))
     else:
         if move.bonus is not None:
             parts += [word("bonus"), codes[move.bonus.index]]

@@ -37,6 +37,7 @@ __all__ = [
     "Knob",
     "PresetSource",
     "RuleSet",
+    "Shodang",
     "Steal",
     "TwoCardBomb",
     "find_rules",
@@ -76,10 +77,11 @@ class DealRuling(StrEnum):
 
 class ChongtongAtDeal(StrEnum):
     """``chongtong_at_deal`` (RULES.md 4): a chongtong dealt wins at once, or the holder plays on (and may shake
-    the four)."""
+    the four), or the holder chooses which at each deal."""
 
     WIN = "win"
     PLAY_ON = "play-on"
+    CHOICE = "choice"  # the holder chooses, per hand, before the first play (a move of the log)
 
 
 class ChongtongByBonus(StrEnum):
@@ -124,6 +126,16 @@ class Gobak(StrEnum):
     PAYS_ALL_DOUBLE = "pays-all-double"
     PAYS_ALL_OWN_DOUBLE = "pays-all-own-double"  # every share, and their own doubled (a calculator app's rule)
     BY_TABLE = "by-table"  # double with two players, pays-all with three (the online services' rule)
+
+
+class Shodang(StrEnum):
+    """``shodang`` (RULES.md 8.7): a three-player standoff cannot be called (``off``), or can; when one of the
+    two others accepts it and the other declines, and the one who accepted wins, the ``decliner`` pays the
+    caller's share too (the caller pays nothing), or the ``caller`` pays the decliner's."""
+
+    OFF = "off"
+    DECLINER = "decliner"
+    CALLER = "caller"
 
 
 class Steal(StrEnum):
@@ -259,7 +271,8 @@ class RuleSet:
         False, "four at a three-player table: one sits out, the fourth sells their brights (RULES.md 4)"
     )
     chongtong_at_deal: ChongtongAtDeal = _knob(
-        ChongtongAtDeal.WIN, "a chongtong dealt wins at once, or is played on and may be shaken (RULES.md 4)"
+        ChongtongAtDeal.WIN,
+        "a chongtong dealt wins at once, is played on and may be shaken, or the holder chooses (RULES.md 4)",
     )
     chongtong_by_bonus: ChongtongByBonus = _knob(
         ChongtongByBonus.NEVER,
@@ -312,6 +325,9 @@ class RuleSet:
     first_bomb_payment: int = _knob(
         0, "payment for a bomb on the 1st turn, 0 = off (RULES.md 8)", minimum=0, maximum=STAKES
     )
+    shodang: Shodang = _knob(
+        Shodang.OFF, "three players: a shodang may be called, and who pays alone when it splits (RULES.md 8)"
+    )
 
     deck: CardSet = field(init=False, repr=False, compare=False)
     """The cards in play: the 48 month cards and the rule set's bonus cards."""
@@ -355,7 +371,10 @@ class RuleSet:
             ("gwangbak", self.gwangbak),
             ("meongbak", self.meongbak),
             ("gobak", self.gobak is not Gobak.NONE),
-            ("chongtong", self.chongtong_play_on_multiplier > 1 and self.chongtong_at_deal is ChongtongAtDeal.PLAY_ON),
+            (
+                "chongtong",
+                self.chongtong_play_on_multiplier > 1 and self.chongtong_at_deal is not ChongtongAtDeal.WIN,
+            ),
             ("nagari", self.nagari_multiplier > 1),
             ("push", self.push > 0),
             ("empty-loser", self.empty_loser_exempt),
@@ -675,6 +694,7 @@ _PLATFORMS: Final[tuple[tuple[RuleSet, PresetSource], ...]] = (
             _BASE,
             preset="pmang-matgo",
             chongtong_points=7,
+            chongtong_at_deal=ChongtongAtDeal.CHOICE,  # 끝내기 (7 points) or 계속하기, at each deal
             two_card_bomb=TwoCardBomb.BOMB_MULTIPLIER,
             no_steal_on_last_turn=(Steal.CHOK, Steal.TTADAK, Steal.SSEUL, Steal.JA_PPUK),
             nagari_cap=8,
@@ -699,6 +719,7 @@ _PLATFORMS: Final[tuple[tuple[RuleSet, PresetSource], ...]] = (
         dataclasses.replace(
             _BASE,
             preset="netmarble-matgo",
+            chongtong_at_deal=ChongtongAtDeal.CHOICE,  # 그만하기 (10 points) or 계속하기 (x2), at each deal
             chongtong_by_bonus=ChongtongByBonus.FIRST,
             chongtong_play_on_multiplier=2,
             first_chok_payment=7,

@@ -119,10 +119,22 @@ class HandResult(Record):
     several losers called go. ``pushes`` is for a hand of an evening (RULES.md 11): the pushes in a row it
     starts under, each doubling what it pays; None outside an evening, where no push is checked. ``sit_out`` is
     the fourth person at a table of three (RULES.md 4.5), who did not play: ``players`` are the three who did.
+    ``pays_alone`` is a split shodang won by the one who accepted it (RULES.md 8.7): the loser who pays alone,
+    and the loser whose share they pay.
     """
 
-    __slots__ = ("last_go", "nagari_streak", "outcome", "players", "pushes", "sit_out", "stake", "winner")
-    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "pushes", "sit_out")
+    __slots__ = (
+        "last_go",
+        "nagari_streak",
+        "outcome",
+        "pays_alone",
+        "players",
+        "pushes",
+        "sit_out",
+        "stake",
+        "winner",
+    )
+    fields = ("players", "winner", "outcome", "nagari_streak", "stake", "last_go", "pushes", "sit_out", "pays_alone")
 
     def __init__(
         self,
@@ -134,6 +146,7 @@ class HandResult(Record):
         last_go: str | None = None,
         pushes: int | None = None,
         sit_out: SitOut | None = None,
+        pays_alone: tuple[str, str] | None = None,
     ) -> None:
         self.players: Final = players
         self.winner: Final = winner
@@ -143,6 +156,7 @@ class HandResult(Record):
         self.last_go: Final = last_go
         self.pushes: Final = pushes
         self.sit_out: Final = sit_out
+        self.pays_alone: Final = pays_alone
 
 
 class Check(Record):
@@ -515,6 +529,8 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
                 limit=MAX_AMOUNT,
             )
         payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(checks), covers))
+    if hand.pays_alone is not None:
+        payments = _shodang_alone(payments, hand.pays_alone, hand.stake)
     return Settlement(
         outcome,
         winner.id,
@@ -529,6 +545,28 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
         pushes=hand.pushes,
         sale=sale,
     )
+
+
+def _shodang_alone(payments: list[Payment], alone: tuple[str, str], stake: int) -> list[Payment]:
+    """RULES.md 8.7: after a split shodang won by the one who accepted, one loser pays the other's share too."""
+    payer, covered = alone
+    rows = {p.payer: p for p in payments}
+    if payer not in rows or covered not in rows:
+        return payments
+    paid, other = rows[payer], rows[covered]
+    points = paid.points + other.points
+    _bounded(points, stake, payer, shodang=points)
+    out = []
+    for p in payments:
+        if p is paid:
+            check = Check("shodang", True, 1, "pays-alone", {"covered": [covered]})
+            covers = (*p.covers, (covered, other.points)) if other.points else p.covers
+            p = Payment(p.payer, p.payee, points, points * stake, (*p.checks, check), covers)
+        elif p is other:
+            check = Check("shodang", True, 0, "covered", {"payer": payer})
+            p = Payment(p.payer, p.payee, 0, 0, (*p.checks, check))
+        out.append(p)
+    return out
 
 
 def _carry(streak: int, rules: RuleSet) -> int:

@@ -188,7 +188,8 @@ def chongtong_by_bonus(table: Table, seat: Seat) -> bool:
     chongtong at once and let a bonus card's replacement complete one, on this turn of the player's."""
     rules = table.rules
     when = rules.chongtong_by_bonus
-    if when is ChongtongByBonus.NEVER or not rules.chongtong_points or rules.chongtong_at_deal is not WIN_AT_DEAL:
+    # a chongtong dealt that may be chosen (choice) is won at the deal; only play-on sets completion aside
+    if when is ChongtongByBonus.NEVER or not rules.chongtong_points or rules.chongtong_at_deal is PLAY_ON:
         return False
     return when is ChongtongByBonus.ALWAYS or seat.turns == 0
 
@@ -265,8 +266,8 @@ class _Planner:
         cards = move.shake
         if not table.rules.allow_shake:
             raise self.fail("shake-not-allowed", why="shake-off")
-        # RULES.md 4.3: three cards of a month, or a chongtong played on, all four shown
-        four = table.rules.chongtong_at_deal is PLAY_ON and of_one_month(cards, 4)
+        # RULES.md 4.3: three cards of a month, or a chongtong played on (by the rules or the holder's choice)
+        four = table.rules.chongtong_at_deal is not WIN_AT_DEAL and of_one_month(cards, 4)
         if not four and not three_of_a_month(cards):
             raise self.fail("shake-not-allowed", why="not-three-of-a-month", cards=list(cards))
         month = cards[0].month

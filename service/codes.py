@@ -82,6 +82,7 @@ RULE_CODES = (
     "shake-not-allowed",
     "bomb-not-allowed",
     "chongtong-not-allowed",
+    "shodang-not-allowed",
     "flip-not-allowed",
     "flip-required",
     "game-over",

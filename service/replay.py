@@ -28,7 +28,7 @@ from engine import (
     format_log,
     read_log,
 )
-from engine.rules import TwoCardBomb
+from engine.rules import Shodang, TwoCardBomb
 from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
 
@@ -111,6 +111,20 @@ class MoveSchema(Strict):
     )
     call = fields.String(validate=validate.OneOf(["go", "stop"]))
     sep_animal_as = Named("CupPlacement", metadata={"description": "a cup declaration, in a move of its own"})
+    chongtong_choice = fields.String(
+        validate=validate.OneOf(["win", "play-on"]),
+        metadata={
+            "description": "the chongtong choice at the deal, in a move of its own (chongtong_at_deal: choice, "
+            "RULES.md 4.3): win the hand as a chongtong, or play on"
+        },
+    )
+    shodang = fields.String(
+        validate=validate.OneOf(["call", "accept", "decline"]),
+        metadata={
+            "description": "a shodang, in a move of its own (the shodang knob, RULES.md 8.7): called on the caller's "
+            "turn before playing, then accepted or declined by each other player in turn"
+        },
+    )
 
 
 class DealSchema(Strict):
@@ -217,6 +231,25 @@ class EventOut(Strict):
     )
     players = fields.List(fields.String())
     sep_animal_as = Named("CupPlacement")
+    chosen = fields.Boolean(metadata={"description": "chongtong: won by the holder's choice at the deal"})
+    against = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "shodang: per other player, the combination they lack one card of (brights, godori, "
+            "hongdan, cheongdan, chodan)"
+        },
+    )
+    answer = fields.String(metadata={"description": "shodang-answer: accept or decline"})
+    caller = fields.String(metadata={"description": "shodang-answer: who called the shodang"})
+    result = fields.String(
+        metadata={"description": "shodang-answer, the second: nagari (both accept), play-on (both decline) or split"}
+    )
+    accepter = fields.String(metadata={"description": "shodang-answer, split: who accepted"})
+    decliner = fields.String(metadata={"description": "shodang-answer, split: who declined"})
+    pays_alone = fields.String(
+        metadata={"description": "shodang-answer, split: who pays every loser's share if the accepter wins"}
+    )
     spared = fields.Dict(
         keys=fields.String(),
         values=fields.String(validate=validate.OneOf(["cup-only", "no-junk", "last-turn"])),
@@ -248,6 +281,30 @@ class IfGoOut(Strict):
         metadata={"description": "what gobak makes this player pay if another player then wins"},
     )
     reason = fields.String(required=True)
+
+
+class ChongtongChoiceOut(Strict):
+    month = fields.Integer(required=True)
+    points = fields.Integer(required=True, metadata={"description": "win: what each other player pays"})
+    multiplier = fields.Integer(
+        required=True, metadata={"description": "play-on: the factor of a win after playing on"}
+    )
+
+
+class ShodangOut(Strict):
+    caller = fields.String(required=True)
+    against = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "per other player, the combination they lack one card of"},
+    )
+    pays_alone = Named(
+        "ShodangChoice",
+        open=True,
+        required=True,
+        metadata={"description": "who pays alone when the answers split and the one who accepted wins"},
+    )
 
 
 class NextOut(Strict):
@@ -292,6 +349,23 @@ class NextOut(Strict):
     )
     flip_due = fields.Boolean(
         metadata={"description": "hidden hands, a turn due: a flip turn must be taken now (expects flip)"}
+    )
+    choices = fields.List(
+        fields.String(),
+        metadata={
+            "description": "expects chongtong: the chongtong_choice values (win, play-on); expects shodang: the "
+            "shodang answers (accept, decline)"
+        },
+    )
+    chongtong = fields.Nested(
+        ChongtongChoiceOut, metadata={"description": "expects chongtong: what each choice means (RULES.md 4.3)"}
+    )
+    shodang = fields.Nested(
+        ShodangOut,
+        metadata={
+            "description": "expects shodang: the call being answered; expects play: the shodang the player may "
+            "call before playing (RULES.md 8.7)"
+        },
     )
 
 
@@ -391,6 +465,7 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
             "gobak": gobak,
             "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats)),
         }
+    _choice_prompt(state, out)
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
     else:
@@ -403,6 +478,36 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
             out["flip_turns"] = asked.flip_turns
             out["flip_due"] = asked.flip_due
     return out
+
+
+def _choice_prompt(state: GameState, out: dict[str, Any]) -> None:
+    """The chongtong choice at the deal and the shodang (RULES.md 4.3, 8.7): the choices and what they mean."""
+    rules, expects = state.rules, state.expects
+    if expects is Expect.CHONGTONG:
+        out["choices"] = ["win", "play-on"]
+        out["chongtong"] = {
+            "month": state.chongtong_month,
+            "points": rules.chongtong_points,
+            "multiplier": rules.chongtong_play_on_multiplier,
+        }
+        return
+    if rules.shodang is Shodang.OFF:
+        return
+    if expects is Expect.SHODANG:
+        out["choices"] = ["accept", "decline"]
+        caller = state.shodang_caller
+    elif expects is Expect.PLAY and state.can_call_shodang():
+        caller = state.to_move
+    else:
+        return
+    assert caller is not None
+    out["shodang"] = {
+        "caller": caller,
+        "against": next(e.data["against"] for e in reversed(state.events) if e.type is EventType.SHODANG)
+        if expects is Expect.SHODANG
+        else state.shodang_threats(caller) or {},
+        "pays_alone": rules.shodang,
+    }
 
 
 def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[str, Any]:
@@ -539,6 +644,7 @@ def lean_replay_json(r: Replay, *, nagari_streak: int, stake: int) -> dict[str, 
             nxt["if_stop"] = {"payments": [_payment(p) for p in stop.payments]}
             go_count = next(seat.go_count for seat in state.seats if seat.id == state.to_move) + 1
             nxt["if_go"] = {"go_count": go_count, "gobak": state.rules.gobak}
+        _choice_prompt(state, nxt)
         if state.deal_is_known:
             nxt["legal"] = [move.to_dict() for move in state.legal_moves()]
         elif (asked := state.turn_options()) is not None:

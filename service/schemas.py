@@ -69,10 +69,14 @@ NAMED: Mapping[str, dict[str, Any]] = {
     "EventType": _enum([t.value for t in EventType], "what happened at the table"),
     "Outcome": _enum([o.value for o in Outcome], "how a hand ended"),
     "CheckRule": _enum(
-        ["go", "shake", "bomb", "meongtta", "pibak", "gwangbak", "gobak", "nagari", "push", "empty-loser"],
+        ["go", "shake", "bomb", "meongtta", "pibak", "gwangbak", "gobak", "nagari", "push", "empty-loser", "shodang"],
         "a rule of RULES.md 8 checked for each loser, as a payment's checks and factors name it",
     ),
-    "Expect": _enum([e.value for e in Expect], "what the log must say next: a turn, a flip turn, or a go/stop call"),
+    "Expect": _enum(
+        [e.value for e in Expect],
+        "what the log must say next: a turn, a flip turn, a go/stop call, the chongtong choice at the deal, or an "
+        "answer to a shodang",
+    ),
     "ReplayStatus": _enum(["in_progress", "finished"], "whether the hand of a replayed log is over"),
     "InstantPaymentCode": _enum(
         ["first-ppuk", "first-ttadak", "first-chok", "first-bomb", "gwang-sale"],

@@ -168,9 +168,12 @@ def test_rules_8_2_a_hand_won_after_playing_on_a_chongtong_pays_the_factor(multi
 def test_rules_8_2_no_factor_for_a_winner_who_held_no_chongtong_or_where_chongtong_wins_at_once():
     pay = only_payment(settle(hand(p("A", *EIGHT), p("B", *SAFE_B, chongtong=True)), play_on(2)))
     assert checks(pay)["chongtong"] == (False, 1, "no-chongtong") and pay.points == 8
-    netmarble = resolve("netmarble-matgo")  # its x2 waits for a table that plays on
-    assert "chongtong" not in netmarble.checked
-    assert only_payment(settle(hand(p("A", *EIGHT, chongtong=True), p("B", *SAFE_B)), netmarble)).points == 8
+    netmarble = resolve("netmarble-matgo")  # its x2 is for a holder who chose to play on (RULES.md 4.3)
+    assert "chongtong" in netmarble.checked
+    assert only_payment(settle(hand(p("A", *EIGHT), p("B", *SAFE_B)), netmarble)).points == 8
+    won_at_once = resolve({"preset": "netmarble-matgo", "chongtong_at_deal": "win"})  # nobody can play on
+    assert "chongtong" not in won_at_once.checked
+    assert only_payment(settle(hand(p("A", *EIGHT, chongtong=True), p("B", *SAFE_B)), won_at_once)).points == 8
 
 
 def test_rules_4_3_the_deal_says_who_played_on_a_chongtong():

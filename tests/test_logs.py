@@ -75,6 +75,7 @@ ERROR_CODES = {
     "game-over",
     "bonus-not-in-play",
     "sep-animal-pin",
+    "shodang-not-allowed",
 }
 EVENT_TYPES = {
     "ppuk",
@@ -93,6 +94,9 @@ EVENT_TYPES = {
     "three-ppuk",
     "heodang",
     "nagari",
+    "play-on",
+    "shodang",
+    "shodang-answer",
 }
 OUTCOMES = {"stop", "nagari", "chongtong", "three-ppuk", "heodang"}
 

@@ -47,9 +47,10 @@ B3_FIVE = ("nov-bright", *JUNK[10:14], "aug-junk-1")  # 5 units
 C3_SIX = ("dec-bright", "sep-junk-1", "sep-junk-2", "oct-junk-1", "oct-junk-2", "nov-junk-1", "aug-junk-2")
 
 
-def at_deal(rules: RuleSet, hands: dict[str, list[str]]) -> tuple[Any, ...]:
-    """A known two-player deal: the outcome, the winner and what each loser pays."""
-    r = replay(["A", "B"], rules, full_deal(hands, LAY, rules), [])
+def at_deal(rules: RuleSet, hands: dict[str, list[str]], moves: tuple[Any, ...] = ()) -> tuple[Any, ...]:
+    """A known two-player deal: the outcome, the winner and what each loser pays (after ``moves``: the holder's
+    chongtong choice, where the rules ask for it)."""
+    r = replay(["A", "B"], rules, full_deal(hands, LAY, rules), list(moves))
     return r.state.outcome, r.state.winner, [x.points for x in r.settlement.payments]
 
 
@@ -184,9 +185,9 @@ CASES = [
     # --- pmang-matgo: Pmang's new Matgo --------------------------------------------------------------------
     Case(
         "pmang-matgo",
-        "chongtong wins 7",
+        "chongtong: the holder chooses to stop, and wins 7",
         "P-FAQ 5.8/A",
-        lambda r: at_deal(r, {"A": A_FOUR, "B": B_PLAIN}),
+        lambda r: at_deal(r, {"A": A_FOUR, "B": B_PLAIN}, ({"player": "A", "chongtong_choice": "win"},)),
         ("chongtong", "A", [7]),
     ),
     Case(
@@ -283,9 +284,9 @@ CASES = [
     # --- netmarble-matgo: Netmarble's Matgo 2.0 ------------------------------------------------------------
     Case(
         "netmarble-matgo",
-        "chongtong wins 10",
+        "chongtong: the holder chooses to stop, and wins 10",
         "N-맞고2.0 5.8/B",
-        lambda r: at_deal(r, {"A": A_FOUR, "B": B_PLAIN}),
+        lambda r: at_deal(r, {"A": A_FOUR, "B": B_PLAIN}, ({"player": "A", "chongtong_choice": "win"},)),
         ("chongtong", "A", [10]),
     ),
     Case(

@@ -67,6 +67,7 @@ HOUSE_RULES = {
     "chongtong_play_on_multiplier": 1,
     "first_chok_payment": 0,
     "first_bomb_payment": 0,
+    "shodang": "off",
 }
 
 

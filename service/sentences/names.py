@@ -120,6 +120,7 @@ RULES = {
     "nagari": N_("nagari carry"),
     "push": N_("push"),
     "empty-loser": N_("the exemption of a loser who captured nothing"),
+    "shodang": N_("shodang"),
 }
 
 # What stole, as "for the ..." of a steal: the event that stole.
@@ -200,6 +201,7 @@ KNOBS = {
     "three_ppuk_baks": N_("whether three ppuks keep the baks"),
     "bright_sale_price": N_("the price of a bright sold"),
     "chongtong_play_on_multiplier": N_("the factor for winning on a chongtong played on"),
+    "shodang": N_("shodang, and who pays alone when its answers split"),
     "first_chok_payment": N_("the payment for a first-turn chok"),
     "first_bomb_payment": N_("the payment for a first-turn bomb"),
     "rules": N_("the rules"),
@@ -221,6 +223,10 @@ CHOICES = {
     ("multiple_chongtong", "dealer-wins"): N_("the dealer wins, as by chongtong"),
     ("chongtong_at_deal", "win"): N_("wins at once"),
     ("chongtong_at_deal", "play-on"): N_("played on, and the four may be shaken"),
+    ("chongtong_at_deal", "choice"): N_("the holder chooses: win at once or play on"),
+    ("shodang", "off"): N_("no shodang"),
+    ("shodang", "decliner"): N_("the one who declined pays alone"),
+    ("shodang", "caller"): N_("the caller pays alone"),
     ("chongtong_by_bonus", "never"): N_("never"),
     ("chongtong_by_bonus", "first"): N_("on the player's first turn"),
     ("chongtong_by_bonus", "always"): N_("at any turn"),
@@ -273,6 +279,8 @@ _MOVE_FIELDS = {
     "flip": N_("the flip turn"),
     "call": N_("the call"),
     "sep_animal_as": N_("the cup declaration"),
+    "chongtong_choice": N_("the chongtong choice"),
+    "shodang": N_("the shodang"),
 }
 # A field of the body or of a move, as a fact of a refusal.
 FIELDS = {**_BODY_FIELDS, **_MOVE_FIELDS}
@@ -295,6 +303,8 @@ EXPECTED = {
     "draw": N_("the card flipped"),
     "end-of-move": N_("the end of the move"),
     "cup-side": N_("animal or junk (the cup)"),
+    "chongtong-choice": N_("win or play-on (the chongtong)"),
+    "shodang-choice": N_("accept or decline (the shodang)"),
     "player": N_("a player"),
     "number": N_("a number"),
     "knob": N_("a house rule (knob=value)"),

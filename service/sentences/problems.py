@@ -270,6 +270,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-move", "no-player"): Say(N_("Move number {number} does not say whose move it is")),
     ("bad-move", "unknown-field"): Say(N_("Move number {number} has a field no move has: {field}")),
     ("bad-move", "call-with-more"): Say(N_("A call carries nothing but the player and the call")),
+    ("bad-move", "choice-with-more"): Say(
+        N_("A chongtong choice or a shodang carries nothing but the player and the choice")
+    ),
     ("bad-move", "declare-with-more"): Say(N_("A cup declaration carries nothing but the player and the declaration")),
     ("bad-move", "declare-in-turn"): Say(N_("Declare the cup in a move of its own")),
     ("bad-move", "turn-form"): Say(
@@ -296,6 +299,10 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("not-your-turn", "not-your-turn"): Say(N_("It is {expected}'s turn, not {player}'s")),
     ("not-your-turn", "not-a-player"): Say(N_("{player} is not a player of this hand")),
     ("not-your-turn", "call-due"): Say(N_("{expected} must call go or stop now, not {player}")),
+    ("not-your-turn", "chongtong-choice-due"): Say(
+        N_("{expected} holds the chongtong and must choose to win or play on, not {player}")
+    ),
+    ("not-your-turn", "shodang-answer-due"): Say(N_("{expected} must answer the shodang now, not {player}")),
     ("card-not-in-hand", "card-not-in-hand"): Say(N_("{card} is not in {player}'s hand")),
     ("card-not-in-hand", "cannot-hold"): Say(N_("{player} cannot hold all of {cards}")),
     ("card-already-seen", "card-already-seen"): (
@@ -348,6 +355,26 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
         )
     ),
     ("call-required", "call-required"): Say(N_("{player} must call go or stop before anything else")),
+    ("call-required", "chongtong-choice"): Say(
+        N_("{player} was dealt a chongtong and must choose to win or play on before anything else")
+    ),
+    ("call-required", "shodang-answer"): Say(N_("{player} must accept or decline the shodang before anything else")),
+    ("shodang-not-allowed", "shodang-off"): Say(N_("These rules do not play shodang")),
+    ("shodang-not-allowed", "not-three-players"): Say(N_("Shodang is called at a table of three players only")),
+    ("shodang-not-allowed", "already-called"): Say(N_("A shodang was already called this hand")),
+    ("shodang-not-allowed", "not-at-turn"): Say(
+        N_("{player} calls shodang, but it is called only on one's turn, before playing")
+    ),
+    ("shodang-not-allowed", "no-standoff"): Say(
+        N_(
+            "{player} calls shodang, but it needs each other player to have taken two cards of a combination that a "
+            "card {player} holds would complete"
+        )
+    ),
+    ("shodang-not-allowed", "no-answer-due"): Say(N_("{player} answers a shodang, but none was called")),
+    ("chongtong-not-allowed", "no-choice-due"): Say(
+        N_("{player} makes a chongtong choice, but no chongtong dealt waits for one")
+    ),
     ("call-not-allowed", "go-on-last-turn"): Say(
         N_("{player} calls go on their last turn, where only stop is possible")
     ),
@@ -641,6 +668,10 @@ MEANINGS: Mapping[str, str] = {
     "bomb-not-allowed": N_("A bomb the rules switch off, or that the cards and the layout do not allow."),
     "chongtong-not-allowed": N_(
         "A chongtong completed by a bonus card's replacement that the rules or the cards do not allow."
+    ),
+    "shodang-not-allowed": N_(
+        "A shodang the rules switch off, at a table that is not of three, out of turn, or without the standoff it "
+        "needs; or an answer where none is due."
     ),
     "flip-not-allowed": N_("A flip turn the player does not hold."),
     "flip-required": N_("A flip turn is owed after a bomb, and the move is something else."),

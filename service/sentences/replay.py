@@ -121,7 +121,31 @@ EVENTS: Mapping[EventType, Sentence] = {
             N_("The card {player} took in for a bonus card makes all four cards of {month}: chongtong, an instant win"),
             when=_has("source", "bonus"),
         ),
+        Say(
+            N_("{player} was dealt all four cards of {month} and chooses to win: chongtong"),
+            when=lambda f: bool(f.get("chosen")),
+        ),
         Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
+    ),
+    EventType.PLAY_ON: Say(N_("{player} was dealt all four cards of {month} and chooses to play on")),
+    EventType.SHODANG: Say(
+        N_(
+            "{player} calls shodang: each other player has taken two cards of a combination that a card {player} "
+            "holds would complete"
+        )
+    ),
+    EventType.SHODANG_ANSWER: (
+        Say(N_("{player} accepts the shodang, and so did the other: nagari"), when=_has("result", "nagari")),
+        Say(N_("{player} declines the shodang, and so did the other: play goes on"), when=_has("result", "play-on")),
+        Say(
+            N_(
+                "{player} answers the shodang, and the answers split: play goes on, and if {accepter} wins, "
+                "{pays_alone} pays alone"
+            ),
+            when=_has("result", "split"),
+        ),
+        Say(N_("{player} accepts the shodang"), when=_has("answer", "accept")),
+        Say(N_("{player} declines the shodang")),
     ),
     EventType.THREE_PPUK: Say(N_("{player} makes a third ppuk and wins at once")),
     EventType.HEODANG: Say(N_("{player} captured nothing in {turns} turns in a row and wins at once (heodang)")),
@@ -139,6 +163,7 @@ EVENTS: Mapping[EventType, Sentence] = {
     EventType.NAGARI: (
         Say(N_("All four cards of {month} were dealt to the layout: nagari"), when=_has("reason", "floor-four")),
         Say(N_("{players} were each dealt a chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
+        Say(N_("Both accepted the shodang: nagari"), when=_has("reason", "shodang")),
         _RAN_OUT,
     ),
 }

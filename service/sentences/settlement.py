@@ -61,6 +61,10 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n:times}: ×{multiplier} per shake", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
+    ("shodang", "pays-alone"): Say(
+        N_("{winner} accepted the shodang that {loser} declined: {loser} pays {covered}'s share too")
+    ),
+    ("shodang", "covered"): Say(N_("{winner} accepted the shodang: {payer} pays {loser}'s share")),
     ("bomb", "bombed"): (
         plural(
             "{winner} made a two-card bomb, which counts as a bomb under these rules: ×{multiplier}",

@@ -411,6 +411,7 @@ function step() {
   const d = state.draft;
   const extra = d.bonus && knobs().bonus_from_hand === "extra-flip";
   if (next.expects === "call") return "call";
+  if (next.expects === "chongtong" || next.expects === "shodang") return next.expects; // RULES.md 4.3, 8.7
   if (d.mode === "declare") return "declare";
   if (next.expects !== "flip" && d.mode !== "flip" && asked()?.flip_due !== true) {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
@@ -606,6 +607,8 @@ function prompt(s, who) {
     draw: table().next.expects === "flip" || d.mode === "flip" || asked()?.flip_due === true ? "turn_flip" : (d.bonus_flipped || []).length ? "turn_draw_again" : "turn_draw",
     draw_capture: "turn_draw_capture",
     call: "turn_call",
+    chongtong: "turn_chongtong",
+    shodang: "turn_shodang",
     declare: "turn_declare",
   };
   const card = s === "capture" ? cardName(d.play) : s === "draw_capture" ? cardName(d.draw) : "";
@@ -655,6 +658,14 @@ function tools(s, next, blocked) {
     return [button("call-go", t("go_btn"), () => submit({ player: next.player, call: "go" }), "primary"),
       button("call-stop", t("stop_btn"), () => submit({ player: next.player, call: "stop" }), "primary")];
   }
+  if (s === "chongtong") {
+    return [button("chongtong-win", t("chongtong_win_btn"), () => submit({ player: next.player, chongtong_choice: "win" }), "primary"),
+      button("chongtong-play-on", t("chongtong_play_on_btn"), () => submit({ player: next.player, chongtong_choice: "play-on" }), "primary")];
+  }
+  if (s === "shodang") {
+    return [button("shodang-accept", t("describe.shodang_accept"), () => submit({ player: next.player, shodang: "accept" }), "primary"),
+      button("shodang-decline", t("describe.shodang_decline"), () => submit({ player: next.player, shodang: "decline" }), "primary")];
+  }
   if (s === "capture" || s === "draw_capture") {
     const card = s === "capture" ? d.play : d.draw;
     return choiceOf(card).two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) },
@@ -677,6 +688,8 @@ function tools(s, next, blocked) {
     // only bonus cards were left in hand: the turn is the bonus card alone, then the flip
     d.bonus ? button("no-play", t("no_play_btn"), () => { d.nothing = true; finishIfDone(); }) : null,
     cupHolder() && !Object.keys(d).length ? button("declare", t("declare_btn"), mode("declare")) : null,
+    // RULES.md 8.7: the service offers a shodang where this player may call it, before playing
+    next.shodang && next.expects === "play" && fresh && !d.bonus ? button("shodang", t("shodang_btn"), () => submit({ player: next.player, shodang: "call" })) : null,
   ];
 }
 
@@ -731,7 +744,7 @@ function entryPanel() {
         if (s === "bomb") return CARD[id].kind === "bonus" || said("bomb_months", month) === false;
         if (playable) return !playable.has(id);
         if (s === "shake_play") return !(d.shake || []).includes(id);
-        if (s === "capture" || s === "draw_capture" || s === "declare") return true;
+        if (s === "capture" || s === "draw_capture" || s === "declare" || s === "chongtong" || s === "shodang") return true;
         return false;
       };
       picker = deckGrid(deckIds(knobs().bonus_cards || []), t("unseen"), (id) => ({

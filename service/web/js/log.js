@@ -10,6 +10,9 @@ export function describeMove(move) {
   if (move.call) d("call", { call: t("event." + move.call) });
   // the particle is part of the word (국진을 열끗으로, 쌍피로): not a noun put into a "{as}로" frame
   if (move.sep_animal_as) d(move.sep_animal_as === "junk" ? "cup_junk" : "cup_animal");
+  // RULES.md 4.3, 8.7: the chongtong choice at the deal; a shodang called, accepted or declined
+  if (move.chongtong_choice) d(move.chongtong_choice === "win" ? "chongtong_win" : "chongtong_play_on");
+  if (move.shodang) d("shodang_" + move.shodang);
   if (move.bonus) d("bonus", { card: cardName(move.bonus) });
   if (move.shake) d("shake", { cards: cardNames(move.shake) });
   if (move.bomb) d("bomb", { cards: cardNames(move.bomb) });

@@ -28,7 +28,7 @@ const bonusCards = () => CARDS.filter((c) => c.kind === "bonus").map((c) => c.id
 const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal", "chongtong_by_bonus", "multiple_chongtong",
   "floor_four", "two_card_bomb", "bonus_on_ppuk", "chok_sseul", "steal_dealt_stack", "sep_animal_stealable", "gwang_palgi",
   // issue 29: the calculator's and the online services' rules
-  "meongbak", "three_ppuk_baks", "ppuk_price", "bright_sale_price", "chongtong_play_on_multiplier"];
+  "meongbak", "three_ppuk_baks", "ppuk_price", "bright_sale_price", "chongtong_play_on_multiplier", "shodang"];
 
 let state = null;
 
