@@ -42,7 +42,8 @@ def visit(context, base: str, rate: float) -> dict[str, float]:
     page.close()
     worker_start = info["time_origin"] - info["origin"]  # the worker's start, from the page's navigation
     said = {"page drawn": drawn, "worker started": worker_start}
-    said.update({name: worker_start + ms for name, ms in info["phases"].items()})
+    said.update({name: worker_start + ms for name, ms in info["phases"].items() if name != "from_snapshot"})
+    said["started from the snapshot (1: yes)"] = int(info["phases"]["from_snapshot"])
     said["ready (from navigation)"] = info["at"]
     said["ready (in the worker)"] = info["ready_ms"]
     said["pyodide (in the worker)"] = info["pyodide_ms"]
@@ -69,6 +70,8 @@ def main() -> None:
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=180_000)
         page.wait_for_function(KEPT, timeout=180_000)
         page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=180_000)
+        kept = "async () => (await (await caches.open('gostop-engine-snapshot')).keys()).length === 1"
+        page.wait_for_function(kept, timeout=60_000)  # the snapshot the engine's first start made
         page.close()
         for _ in range(args.visits):
             runs.append(visit(context, base, args.rate))

@@ -54,6 +54,8 @@ REFUSED = [
 ENGINE_TIMEOUT_MS = 180_000  # a first load on a shared test machine: fetched, compiled and started
 # The service worker keeps the engine's files: the zip and Pyodide's five
 KEPT = "async () => (await (await caches.open('gostop-engine')).keys()).length === 6"
+# and the engine's memory after its first start's imports (its snapshot), one
+SNAPSHOT_KEPT = "async () => (await (await caches.open('gostop-engine-snapshot')).keys()).length === 1"
 
 
 def _bodies() -> list[tuple[str, object]]:
@@ -87,6 +89,12 @@ def engine_page(browser, server):  # noqa: F811 (the fixtures imported above)
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready]")
     page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=ENGINE_TIMEOUT_MS)
+    # the answers are asked of an engine started from the memory its first start kept (engine-worker.js)
+    page.wait_for_function(SNAPSHOT_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    info = page.evaluate("window.gostop.ready")
+    assert info["phases"]["from_snapshot"] is True
     yield page
     assert errors == [], f"console errors: {errors}"
     assert page.evaluate("window.__csp") == [], "CSP violations"
@@ -329,6 +337,15 @@ def test_the_budgets_measured(browser, server):  # noqa: F811
 
 
 def _measure(browser, server: str, token: str) -> None:  # noqa: F811
+    # the tab without the engine: the page drawn with no service worker (so nothing starts the engine)
+    bare = browser.new_context(viewport=TALL_PHONE, locale="ko", service_workers="block")
+    page = bare.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_load_state("networkidle")
+    rss_without = _renderer_rss_kb(token)
+    bare.close()
+
     context = browser.new_context(viewport=TALL_PHONE, locale="ko")
     page = context.new_page()
     loaded = []
@@ -340,7 +357,8 @@ def _measure(browser, server: str, token: str) -> None:  # noqa: F811
     assert not any("/table/engine/" in r.url or "/table/pyodide/" in r.url for r in loaded), "the engine waits"
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
     page.wait_for_function(KEPT, timeout=ENGINE_TIMEOUT_MS)
-    rss_without = _renderer_rss_kb(token)  # the page drawn, and no engine (a first visit does not start it)
+    # once its files are kept, the first visit starts the engine once, which keeps its memory (the snapshot)
+    page.wait_for_function(SNAPSHOT_KEPT, timeout=ENGINE_TIMEOUT_MS)
     page.close()
 
     # the second visit: the page, then the engine, from the service worker's cache, the CPU slowed 4x
@@ -351,6 +369,7 @@ def _measure(browser, server: str, token: str) -> None:  # noqa: F811
     page.wait_for_selector("body[data-ready]")
     drawn_ms = page.evaluate("performance.getEntriesByName('gostop-ready')[0].startTime")
     info = page.evaluate("window.gostop.ready.then((info) => ({...info, at: performance.now()}))")
+    assert info["phases"]["from_snapshot"] is True
     rss_with = _renderer_rss_kb(token)
 
     # offline rulings, asked of window.gostop.answer (the CPU still slowed 4x, and then not)

@@ -47,19 +47,19 @@ const started = (async () => {
   mark("manifest");
   if (!manifest.pyodide) throw new Error(manifest.why || "no engine");
   const indexURL = new URL(manifest.pyodide, BASE).href;
-  const [{ loadPyodide }, zip] = await Promise.all([
+  const snapshotKey = new URL(`${manifest.engine}.${manifest.pyodide.replace(/\W/g, "")}.snapshot`, BASE).href;
+  const [{ loadPyodide }, zip, kept] = await Promise.all([
     import(new URL("pyodide.mjs", indexURL).href),
     fetch(new URL(manifest.engine, BASE)).then((r) => {
       if (!r.ok) throw new Error(`engine: HTTP ${r.status}`);
       return r.arrayBuffer();
     }),
+    keptSnapshot(snapshotKey),
   ]);
   mark("pyodide_module_and_zip");
   // A start from the memory kept after an earlier start's imports (Pyodide's memory snapshot) skips starting
   // CPython and importing the engine: most of the time. Kept per engine and Pyodide; a snapshot Pyodide
   // refuses (another build) is made again.
-  const snapshotKey = new URL(`${manifest.engine}.${manifest.pyodide.replace(/\W/g, "")}.snapshot`, BASE).href;
-  const kept = await keptSnapshot(snapshotKey);
   let pyodide = null;
   if (kept) {
     pyodide = await loadPyodide({ indexURL, fullStdLib: false, _loadSnapshot: kept }).catch(() => null);
