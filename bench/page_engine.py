@@ -28,6 +28,13 @@ FIRST = """async () => {
 }"""
 
 
+def until(page, check: str) -> None:
+    """Wait until the async function ``check`` resolves true in the page (wait_for_function does not await it)."""
+    page.evaluate(
+        f"async () => {{ const check = {check}; while (!(await check())) await new Promise((r) => setTimeout(r, 100)); }}"
+    )
+
+
 def visit(context, base: str, rate: float) -> dict[str, float]:
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -42,6 +49,9 @@ def visit(context, base: str, rate: float) -> dict[str, float]:
     page.close()
     worker_start = info["time_origin"] - info["origin"]  # the worker's start, from the page's navigation
     said = {"page drawn": drawn, "worker started": worker_start}
+    info["phases"].pop("snapshot_bytes", None)
+    if "snapshot_refused" in info["phases"]:
+        print("snapshot refused:", info["phases"].pop("snapshot_refused"))
     said.update({name: worker_start + ms for name, ms in info["phases"].items() if name != "from_snapshot"})
     said["started from the snapshot (1: yes)"] = int(info["phases"]["from_snapshot"])
     said["ready (from navigation)"] = info["at"]
@@ -68,10 +78,13 @@ def main() -> None:
         page.goto(base + "/")
         page.wait_for_selector("body[data-ready]")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=180_000)
-        page.wait_for_function(KEPT, timeout=180_000)
-        page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=180_000)
-        kept = "async () => (await (await caches.open('gostop-engine-snapshot')).keys()).length === 1"
-        page.wait_for_function(kept, timeout=60_000)  # the snapshot the engine's first start made
+        until(page, KEPT)
+        kept = """async () => {
+            const cache = await caches.open('gostop-engine-snapshot');
+            const keys = await cache.keys();
+            return keys.length === 1 && (await (await cache.match(keys[0])).arrayBuffer()).byteLength > 0;
+        }"""
+        until(page, kept)  # the first visit starts the engine once its files are kept: its snapshot
         page.close()
         for _ in range(args.visits):
             runs.append(visit(context, base, args.rate))

@@ -54,8 +54,27 @@ REFUSED = [
 ENGINE_TIMEOUT_MS = 180_000  # a first load on a shared test machine: fetched, compiled and started
 # The service worker keeps the engine's files: the zip and Pyodide's five
 KEPT = "async () => (await (await caches.open('gostop-engine')).keys()).length === 6"
-# and the engine's memory after its first start's imports (its snapshot), one
-SNAPSHOT_KEPT = "async () => (await (await caches.open('gostop-engine-snapshot')).keys()).length === 1"
+# and the engine's memory after its first start's imports (its snapshot), one, whole
+SNAPSHOT_KEPT = """async () => {
+    const cache = await caches.open('gostop-engine-snapshot');
+    const keys = await cache.keys();
+    return keys.length === 1 && (await (await cache.match(keys[0])).arrayBuffer()).byteLength > 0;
+}"""
+
+
+def _until(page, check: str, timeout_ms: int = ENGINE_TIMEOUT_MS) -> None:
+    """Wait until the async function ``check`` resolves true in the page (``wait_for_function`` takes the promise
+    an async function returns for true at once)."""
+    waited = f"""async () => {{
+        const check = {check};
+        const until = performance.now() + {timeout_ms};
+        while (!(await check())) {{
+            if (performance.now() > until) return false;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }}
+        return true;
+    }}"""
+    assert page.evaluate(waited), f"not so after {timeout_ms} ms: {check}"
 
 
 def _bodies() -> list[tuple[str, object]]:
@@ -90,7 +109,7 @@ def engine_page(browser, server):  # noqa: F811 (the fixtures imported above)
     page.wait_for_selector("body[data-ready]")
     page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=ENGINE_TIMEOUT_MS)
     # the answers are asked of an engine started from the memory its first start kept (engine-worker.js)
-    page.wait_for_function(SNAPSHOT_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    _until(page, SNAPSHOT_KEPT)
     page.reload()
     page.wait_for_selector("body[data-ready]")
     info = page.evaluate("window.gostop.ready")
@@ -158,7 +177,7 @@ def cut(request, browser, server):  # noqa: F811
     t.open("settle")
     t.page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
     t.page.wait_for_function("() => window.gostop.ready.then(() => true)", timeout=ENGINE_TIMEOUT_MS)
-    t.page.wait_for_function(KEPT, timeout=ENGINE_TIMEOUT_MS)
+    _until(t.page, KEPT)
     context.set_offline(True)
     yield t
     try:
@@ -356,9 +375,9 @@ def _measure(browser, server: str, token: str) -> None:  # noqa: F811
     first = sum(r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"] for r in loaded)
     assert not any("/table/engine/" in r.url or "/table/pyodide/" in r.url for r in loaded), "the engine waits"
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE_TIMEOUT_MS)
-    page.wait_for_function(KEPT, timeout=ENGINE_TIMEOUT_MS)
+    _until(page, KEPT)
     # once its files are kept, the first visit starts the engine once, which keeps its memory (the snapshot)
-    page.wait_for_function(SNAPSHOT_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    _until(page, SNAPSHOT_KEPT)
     page.close()
 
     # the second visit: the page, then the engine, from the service worker's cache, the CPU slowed 4x

@@ -62,7 +62,10 @@ const started = (async () => {
   // refuses (another build) is made again.
   let pyodide = null;
   if (kept) {
-    pyodide = await loadPyodide({ indexURL, fullStdLib: false, _loadSnapshot: kept }).catch(() => null);
+    pyodide = await loadPyodide({ indexURL, fullStdLib: false, _loadSnapshot: kept }).catch((error) => {
+      phases.snapshot_refused = String(error?.message || error);
+      return null;
+    });
   }
   if (!pyodide) pyodide = await loadPyodide({ indexURL, fullStdLib: false, _makeSnapshot: true });
   const t1 = performance.now();
@@ -77,7 +80,8 @@ const started = (async () => {
   }
   answers = pyodide.pyimport("service.answers");
   mark("imported");
-  phases.from_snapshot = Boolean(kept);
+  phases.from_snapshot = Boolean(kept) && !phases.snapshot_refused;
+  phases.snapshot_bytes = kept?.length ?? 0;
   for (const entry of performance.getEntriesByType("resource")) {
     const name = entry.name.split("/").pop();
     phases[`fetched ${name.startsWith("engine-") ? "engine.zip" : name}`] = Math.round(entry.responseEnd);
