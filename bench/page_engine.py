@@ -30,9 +30,8 @@ FIRST = """async () => {
 
 def until(page, check: str) -> None:
     """Wait until the async function ``check`` resolves true in the page (wait_for_function does not await it)."""
-    page.evaluate(
-        f"async () => {{ const check = {check}; while (!(await check())) await new Promise((r) => setTimeout(r, 100)); }}"
-    )
+    wait = "await new Promise((r) => setTimeout(r, 100))"
+    page.evaluate(f"async () => {{ const check = {check}; while (!(await check())) {wait}; }}")
 
 
 def visit(context, base: str, rate: float) -> dict[str, float]:
@@ -90,7 +89,8 @@ def main() -> None:
             runs.append(visit(context, base, args.rate))
         browser.close()
     load = os.getloadavg()[0]
-    print(f"second visits, CPU slowed {args.rate:g}x, {args.visits} visits, load average {load:.1f}: ms (median, min, max)")
+    print(f"second visits, CPU slowed {args.rate:g}x, {args.visits} visits, load average {load:.1f}:")
+    print("  ms from the navigation (median, min, max)")
     for name in runs[0]:
         values = [r[name] for r in runs if name in r]
         print(f"  {name:<42} {statistics.median(values):8.0f} {min(values):8.0f} {max(values):8.0f}")

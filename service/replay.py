@@ -29,9 +29,9 @@ from engine import (
     read_log,
 )
 from engine.rules import TwoCardBomb
-from engine.turn import bonus_stock_taken
 from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
+from engine.turn import bonus_stock_taken
 
 from .catalogs import Echo, echo
 from .i18n import Words, request_words
@@ -255,7 +255,9 @@ class BonusFromHandOut(Strict):
     way = Named("BonusFromHandChoice", open=True, required=True, metadata={"description": "the rules' bonus_from_hand"})
     stock_taken = fields.Integer(
         required=True,
-        metadata={"description": "the stock cards it takes before the turn's play: 1 when replaced, 0 with an extra flip"},
+        metadata={
+            "description": "the stock cards it takes before the turn's play: 1 when replaced, 0 with an extra flip"
+        },
     )
 
 
@@ -311,7 +313,9 @@ class NextOut(Strict):
     )
     bonus_from_hand = fields.Nested(
         BonusFromHandOut,
-        metadata={"description": "a play due and bonus cards in the deck: what one played from hand does (RULES.md 5.6)"},
+        metadata={
+            "description": "a play due and bonus cards in the deck: what one played from hand does (RULES.md 5.6)"
+        },
     )
 
 
