@@ -44,10 +44,11 @@ def visit(context, base: str, rate: float) -> dict[str, float]:
         "window.gostop.ready.then((info) => ({...info, at: performance.now(), origin: performance.timeOrigin}))"
     )
     drawn = page.evaluate("performance.getEntriesByName('gostop-ready')[0].startTime")
+    asked = page.evaluate("performance.getEntriesByName('gostop-engine-start')[0].startTime")
     first = page.evaluate(FIRST)
     page.close()
     worker_start = info["time_origin"] - info["origin"]  # the worker's start, from the page's navigation
-    said = {"page drawn": drawn, "worker started": worker_start}
+    said = {"page drawn": drawn, "engine asked (engine.js loaded)": asked, "worker started": worker_start}
     info["phases"].pop("snapshot_bytes", None)
     if "snapshot_refused" in info["phases"]:
         print("snapshot refused:", info["phases"].pop("snapshot_refused"))

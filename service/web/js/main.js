@@ -156,16 +156,6 @@ async function start() {
     window.scrollTo(0, 0);
   };
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
-  // The engine (docs/page-engine.md) starts at once, in its worker, when the service worker keeps its files
-  // (a second visit): the page is drawn meanwhile and never waits for it. It starts also when the service
-  // cannot be reached (api.js).
-  const engineKept = globalThis.caches?.open("gostop-engine") // the service worker's cache of its files (sw.js)
-    .then((cache) => cache.keys())
-    .then((kept) => {
-      if (kept.length) window.gostop.ready.catch(() => {});
-      return kept.length > 0;
-    })
-    .catch(() => false) ?? Promise.resolve(false);
   try {
     const [cards, rules, engine] = await Promise.all([get("/v1/cards"), get("/v1/rules"), manifest()]);
     setCatalog(cards.cards);
@@ -185,17 +175,22 @@ async function start() {
   document.body.dataset.ready = "true"; // the tests wait for this
   performance.mark("gostop-ready"); // bench/page_load.py reads it
   for (const v of Object.values(VIEWS)) v.resume?.();
-  // On a first visit, once the page is drawn, the service worker is asked to keep the engine's files.
-  // Once they are kept, the engine starts once in its worker: its first start keeps its memory after the
+  // The engine (docs/page-engine.md) starts once the page is drawn and idle, when the service worker keeps its
+  // files, or when the service cannot be reached (api.js). On a first visit the service worker is asked to
+  // keep them; once it has, the engine starts once in its worker: its first start keeps its memory after the
   // imports (engine-worker.js), from which the next visit's engine starts in a fraction of the time.
-  if (!(await engineKept)) {
+  (window.requestIdleCallback || setTimeout)(async () => {
+    // "gostop-engine": the service worker's cache of the engine's files (sw.js)
+    const kept = (await globalThis.caches?.open("gostop-engine").then((cache) => cache.keys()).catch(() => [])) || [];
+    if (kept.length) {
+      window.gostop.ready.catch(() => {});
+      return;
+    }
     navigator.serviceWorker?.addEventListener("message", ({ data }) => {
       if (data === "engine-kept") window.gostop.ready.catch(() => {});
     });
-    (window.requestIdleCallback || setTimeout)(() => {
-      navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
-    });
-  }
+    navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage("keep-engine"));
+  });
   addEventListener("gostop-engine", () => { if (app.offline) VIEWS[route()].retry?.(); });
 }
 
