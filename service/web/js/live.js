@@ -388,12 +388,15 @@ function legalCards() {
 }
 
 // Two cards of a month lie on the layout: the capture takes the one the player names, unless the engine says
-// the two are alike to every rule (the answer's `alike_captures`: the card to name without asking).
-function choiceOf(card) {
+// the two are alike to every rule (the answer's `alike_captures`: the card to name without asking), or, for
+// the card played, names the months where a capture is asked and not this one.
+function choiceOf(card, played = true) {
   const two = layoutOfMonth(monthOf(card));
   if (two.length !== 2) return null;
-  const auto = (asked()?.alike_captures || []).find((id) => two.includes(id));
-  return auto ? { auto } : { two };
+  const alike = (asked()?.alike_captures || []).find((id) => two.includes(id));
+  if (alike) return { auto: alike };
+  if (played && said("capture_months", monthOf(card)) === false) return { auto: CARDS.find((c) => two.includes(c.id)).id };
+  return { two };
 }
 
 // What a bonus card played from hand does, as the engine says it (the answer's `bonus_from_hand`): with an
@@ -423,7 +426,7 @@ function step() {
   if (!d.draw && stock - usedStock(d) > 0) return "draw";
   if (d.draw) {
     const played = d.play || (d.bomb && d.bomb[0]);
-    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.two) return "draw_capture";
+    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.two) return "draw_capture";
   }
   return "done";
 }
@@ -468,7 +471,7 @@ function finishIfDone() {
   const move = { player: table().next.player };
   if (table().next.expects === "flip" || d.mode === "flip" || asked()?.flip_due === true) move.flip = true;
   const played = d.play || (d.bomb && d.bomb[0]);
-  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw)?.auto) d.draw_capture = choiceOf(d.draw).auto;
+  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.auto) d.draw_capture = choiceOf(d.draw, false).auto;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
