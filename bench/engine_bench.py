@@ -45,6 +45,7 @@ def benches(e: ModuleType) -> Bench:
         nagari_streak=1,
         stake=100,
     )
+    won = e.HandResult(hand.players, "A")  # a hand of an evening, its carry left to the ledger
     players, deal, moves = REPLAY_BODY["players"], REPLAY_BODY["deal"], REPLAY_BODY["moves"]
     parsed = [e.Move.from_dict(m, index=i) for i, m in enumerate(moves)]
     turns = sum("call" not in m for m in moves)
@@ -56,6 +57,10 @@ def benches(e: ModuleType) -> Bench:
     return {
         f"score ({len(cards)} cards)": (lambda: e.score(cards, rules), 20000),
         "settle (2 players)": (lambda: e.settle(hand, rules), 20000),
+        "evening of 20 settled hands (ledger, next hand, settle-up)": (
+            lambda: e.evening(rules, ["A", "B"], [won] * 20, first_dealer="B", stake=100),
+            500,
+        ),
         "parse ids + resolve rules + score": (
             lambda: e.score(e.parse_cards(SCORE_BODY["cards"]), e.resolve("korean-2p")),
             20000,

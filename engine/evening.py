@@ -17,6 +17,7 @@ and the settle-up, the fewest transfers that square the evening (``settle_up``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
@@ -69,20 +70,21 @@ class DealerBy(StrEnum):
     DRAW = "draw"
 
 
+# The draw is a dataclass (made once, from a request); every record the evening answers with stays a Record:
+# mypyc builds a dataclass through its generated Python __init__, far slower than a compiled Record's, and as
+# dataclasses the ledger's records cost an evening 2% more instructions (engine/record.py, docs/log.md).
+
 # --- what an evening is given -----------------------------------------------------------------------------------
 
 
-class DealerDraw(Record):
+@dataclass(frozen=True, slots=True)
+class DealerDraw:
     """The draw for the first dealer (밤일낮장, RULES.md 11.2): ``time`` (night or day) and the ``rounds``, each the
     card every person of the round drew: everyone at the table first, then only those tied at the best month
     of the round before, until one is left."""
 
-    __slots__ = ("rounds", "time")
-    fields = ("time", "rounds")
-
-    def __init__(self, time: DrawTime | str, rounds: Sequence[Mapping[str, Card | str]]) -> None:
-        self.time: Final = time
-        self.rounds: Final = rounds
+    time: DrawTime | str
+    rounds: Sequence[Mapping[str, Card | str]]
 
 
 class EveningHand(Record):

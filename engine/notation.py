@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import SPELLINGS, Card, card_code, card_codes, read_card
@@ -53,18 +54,13 @@ _ON: Final = {"on": True, "true": True, "off": False, "false": False}
 # --- reading -----------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
 class ParsedLog:
     """A text log read: the replay ``body``, and where each move was written (``moves[i]`` is the (line,
     column) of move ``i``), so that a refusal at ``move_index`` i can be shown on its line."""
 
-    __slots__ = ("body", "moves")
-
-    def __init__(self, body: dict[str, Any], moves: list[tuple[int, int]]) -> None:
-        self.body = body
-        self.moves = moves
-
-    def __repr__(self) -> str:
-        return f"ParsedLog({self.body!r}, moves={self.moves!r})"
+    body: dict[str, Any]
+    moves: list[tuple[int, int]]
 
 
 class _Header:

@@ -4,6 +4,11 @@ A record is a plain object that nothing changes once it is made: its fields are 
 (the order of its constructor's parameters), and they make its equality, its hash and its repr. Records are
 not NamedTuples because the compiled engine builds hundreds of them a hand: mypyc lays a plain class out as a
 C struct and builds it directly, while a NamedTuple is built through the interpreter, several times slower.
+Nor are they dataclasses, for the same reason: mypyc builds a dataclass through the ``__init__`` the dataclasses
+module generates, in Python: from compiled code, about 60 times slower than a Record's compiled one, from Python
+about 4 times (bench/record_forms.py, docs/log.md). Only a record made once from a request (the draw for the
+first dealer, a parsed log) is a frozen dataclass; the ledger's records, made once an evening, cost it 2% more
+instructions as dataclasses and stay Records.
 """
 
 from __future__ import annotations

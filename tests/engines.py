@@ -8,6 +8,7 @@ of the engine from its sources under another name, beside the compiled ``engine`
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import ModuleType
 
@@ -60,6 +61,8 @@ def plain(value: object) -> object:
         return value.ids()  # type: ignore[attr-defined]
     if hasattr(value, "_asdict"):  # a record
         return {k: plain(v) for k, v in value._asdict().items()}  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(value):  # a record declared as a dataclass
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if hasattr(value, "items"):
         return {str(k): plain(v) for k, v in value.items()}  # type: ignore[attr-defined]
     if isinstance(value, (list, tuple)):

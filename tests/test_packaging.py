@@ -94,6 +94,46 @@ def test_the_engine_has_no_import_cycle_and_a_turn_never_imports_the_game():
         visit(module, ())
 
 
+def _loaded_at_import(packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """{module: the project modules it imports when it is imported} over ``packages``: the statements at the top
+    of a module only, since an import inside a function (``service.create_app``'s) runs when it is called."""
+    modules = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+        for package in packages
+        for p in (ROOT / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        found: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                parts = module.split(".")
+                base = parts[: len(parts) - node.level + (path.name == "__init__.py")] if node.level else []
+                source = ".".join([*base, node.module] if node.module else base)
+                found |= {f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source for a in node.names}
+        graph[module] = {m for m in found if m in modules and m != module}
+    return graph
+
+
+def test_no_import_cycle_in_the_engine_the_service_or_the_command():
+    graph = _loaded_at_import(("engine", "service", "gostop"))
+    assert len(graph) > 60  # every module was read
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import cycle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in sorted(graph[module]):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
 def _dockerfile():
     parser = DockerfileParser(path=str(ROOT / "Dockerfile"))
     return parser

@@ -136,7 +136,7 @@ class Table:
         refusal = "status of 422" in message.text and "/v1/" in message.location.get("url", "")
         offline = "ERR_INTERNET_DISCONNECTED" in message.text or "ERR_FAILED" in message.text
         if not (refusal and self.refusals_expected) and not (offline and self.offline_expected):
-            self.errors.append(message.text)
+            self.errors.append(f"{message.text} (at {message.location.get('url', '?')})")
 
     def open(self, view: str = "settle") -> None:
         self.page.goto(f"{self.base}/#{view}")
@@ -1795,7 +1795,8 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
     t.thumb_type('[data-key="q-brights-0"]', "3")
     t.thumb_type('[data-key="q-animals-0"]', "3")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
-    t.thumb_type('[data-key="q-ribbons-1"]', "1")
+    # B "no bright" said (gwangbak rests on it: a blank would be asked); B's ribbon decides nothing, left unsaid
+    t.thumb_type('[data-key="q-brights-1"]', "0")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
     t.thumb('[data-key="q-cup-1-animal"]')  # the cup as B's animal: asked apart, in no count (issue 27)
     assert t.page.locator('[data-key="q-animals-1"]').input_value() == ""
@@ -1812,10 +1813,9 @@ def test_quick_entry_settles_the_readme_dispute_by_thumb(thumb):
         "brights": 3,
         "rain": False,
         "animals": 3,
-        "ribbons": 0,
         "junk_units": 10,
         "cup": "none",
-    }
+    }  # the ribbons nobody said are left out, not sent as 0 (issue 27)
     assert body["players"][1]["declared"]["cup"] == "animal" and "points" not in body["players"][1]["declared"]
     # 9 + 1 go = 10, x2 gwangbak (B holds no bright); B's cup keeps B out of pibak: 20 points, 2,000
     payment = t.page.locator(f'.payment[data-from="{b}"]')
@@ -1923,6 +1923,7 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.page.fill('[data-key="q-brights-0"]', "3")
     t.page.fill('[data-key="q-junk_units-0"]', "13")
     t.page.fill('[data-key="q-junk_units-1"]', "10")
+    t.page.fill('[data-key="q-brights-1"]', "0")
     t.click('[data-key="ledger-quick-add"]')
     rows = t.page.locator(".ledger-table tbody tr")
     assert rows.count() == 2 and t.page.locator(".ledger-table tr[data-pending]").count() == 2
@@ -2026,6 +2027,7 @@ def test_rules_panel_offers_the_house_rules(table):
     t.page.fill('[data-key="q-brights-0"]', "4")
     t.page.fill('[data-key="q-junk_units-0"]', "12")
     t.page.fill('[data-key="q-junk_units-1"]', "8")
+    t.page.fill('[data-key="q-brights-1"]', "0")
     body = _sent(t, "/v1/settle", lambda: t.click('[data-key="submit"]'))
     assert body["rules"]["four_brights_points"] == 5
     t.page.wait_for_selector(".ruling")
@@ -2085,7 +2087,9 @@ def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
     assert t.page.locator('[data-key="q-points-0"]').count() == 0  # folded until a winner is chosen
     per_hand = [
         # 1: Chulsoo 3 brights; Younghee holds a bright, Minsoo none (gwangbak)
-        _quick_hand(t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"}),
+        _quick_hand(
+            t, cs, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"}
+        ),
     ]
     before = t.taps
     t.thumb('[data-key="lq-winner-null"]', goes=True)  # 2: a nagari, one tap
@@ -2166,7 +2170,7 @@ def test_the_cup_as_double_junk_is_not_a_trap(thumb):
     t.thumb_type('[data-key="q-brights-0"]', "3")
     t.thumb_type('[data-key="q-animals-0"]', "3")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
-    t.thumb_type('[data-key="q-ribbons-1"]', "1")
+    t.thumb_type('[data-key="q-brights-1"]', "0")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
     t.thumb('[data-key="q-cup-1-junk"]')
     assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "6"  # the field keeps what was said
@@ -2209,13 +2213,191 @@ def test_a_loser_nobody_counted_is_asked_about_not_sent_as_nothing(thumb):
     assert t.page.locator(".ask-empty").inner_text().startswith("민수는 아무것도 못 먹었나요?")
     assert sent == [] and t.page.locator(".ledger-table").count() == 0  # nothing written, nothing asked
     # yes: 민수 captured nothing, and pays nothing by the rule, said in the row
+    # the last question answered adds the hand (asked for already): no second tap on the button
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
-        t.thumb('[data-key="q-empty-yes-2"]')
-        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+        t.thumb('[data-key="q-empty-yes-2"]', goes=True)
     row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
     row.wait_for()
     assert row.locator(f'[data-player="{names[2]}"]').inner_text() == "0원"
     assert "아무것도 못 먹은 사람 면제" in row.locator(".multipliers").inner_text()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_loser_partly_counted_is_asked_for_the_count_the_ruling_rests_on(thumb):
+    """Issue 27, 1: a loser whose counts were partly said is not sent with the blanks as 0 (영희's junk blank
+    was pibak against a winner scoring junk, 민수's brights blank gwangbak against one scoring brights): the
+    page asks for each blank a check rests on, sends nothing before, and leaves out the blanks that decide
+    nothing (a loser's ribbons)."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    t.thumb('[data-key="lq-winner-0"]', goes=True)
+    t.thumb_type('[data-key="q-points-0"]', "4")
+    t.thumb_type('[data-key="q-brights-0"]', "3")
+    t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-brights-1"]', "1")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    sent: list[str] = []
+    t.page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="ledger-quick-add"]')
+    asked = t.page.locator(".ask-blank")
+    asked.first.wait_for()
+    assert asked.all_inner_texts()[0].startswith(f"{names[1]}: 피 장수를 말하지 않았습니다")
+    assert asked.all_inner_texts()[1].startswith(f"{names[2]}: 광 장수를 말하지 않았습니다")
+    assert sent == [] and t.page.locator(".ledger-table").count() == 0
+    t.thumb('[data-key="q-blank-none-2"]')  # 민수 has no bright: said now
+    t.thumb('[data-key="q-blank-count-1"]', goes=True)  # 영희's junk: the cursor goes to it
+    t.page.wait_for_function("() => document.activeElement?.dataset.key === 'q-junk_units-1'")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+    players = {p["id"]: p["declared"] for p in body["hands"][0]["settle"]["players"]}
+    assert players[names[1]] == {"brights": 1, "rain": False, "junk_units": 6, "cup": "none"}
+    assert players[names[2]] == {"brights": 0, "junk_units": 8, "cup": "none"}
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    # 4 points: 영희 holds a bright and 6 junk (more than 5: no pibak) pays 4; 민수 no bright: gwangbak x2
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+1,200원", "−400원", "−800원"]
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_share_another_pays_says_who_pays_it(thumb):
+    """The table trial of four (docs/page-trial-2026-12-r3.md): a loser whose share the one who went go pays
+    (gobak, pays-all) read "영희: 고박: 내지 않음", as if 영희 were the one in gobak; the row says who pays it."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(
+        t,
+        2,
+        {"points-2": "6", "animals-2": "5", "brights-0": "1", "junk_units-0": "9", "junk_units-1": "8"},
+        ("lq-go-0",),
+    )
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["−1,200원", "0원", "+1,200원"]
+    assert row.locator(".multipliers").inner_text() == f"{names[1]}: 고박: {names[0]}가 대신 냄"
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
+    """The table trial of four (docs/page-trial-2026-12-r3.md, T9): a hand the service refuses (points the
+    counts cannot make) took every row's ruling with it, the whole night "not ruled yet"; the hands before it
+    keep their rulings, the refused one is marked, the totals wait."""
+    t = thumb
+    t.refusals_expected = True
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    # 5 points said where three brights and nothing else make 3: refused
+    _quick_hand(t, 1, {"points-1": "5", "brights-1": "3", "brights-0": "1", "brights-2": "1"})
+    t.page.locator(".problem").wait_for()
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    row = t.page.locator('.ledger-table tr[data-hand="1"]')
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    assert t.page.locator('.ledger-table tr[data-hand="2"].bad').count() == 1
+    assert t.page.locator(".ledger-table .totals.pending").count() == 1
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
+    """The table trial of four (T8): once a row was taken out, the service's refusal ("둘째 판", among the hands
+    that count) and the row's number (3) differed. Rows are numbered as the service counts; a row taken out
+    shows the place it would take back, struck through."""
+    t = thumb
+    t.refusals_expected = True
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "두 번 적음")
+    t.thumb('[data-key="edit-remove"]', goes=True)  # no hand left that counts: nothing to ask
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
+    _quick_hand(t, 1, {"points-1": "5", "brights-1": "3", "brights-0": "1", "brights-2": "1"})  # 3 at most: refused
+    t.page.locator(".problem").wait_for()
+    assert "둘째 판" in t.page.locator(".problem").inner_text()
+    labels = [b.inner_text().split()[0] for b in t.page.locator(".ledger-table .row-edit").all()]
+    assert labels == ["1", "1", "2"]  # the row taken out, struck through, would be the first again
+    assert "2번째 판을 받아들일 수 없습니다" in t.page.locator('.ledger-table tr[data-hand="3"]').inner_text()
+
+
+FIVE = ["철수", "영희", "민수", "지훈", "수진"]
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
+    """Issue 27, 1: with five at the table two sit out; the page sends `sit_out` (one object in the API) for
+    the first of them from the dealer, seated as at a table of four: by default the fourth from the dealer,
+    who sells the brights he shows (RULES.md 4.5), the fifth sitting out without a sale (RULES.md 11.1). The
+    ledger and a hand settled from it (which keeps the ledger's 광팔기) both send it."""
+    t = thumb
+    cs, yh, ms, jh, sj = range(5)
+    _people(t, FIVE, count=5)
+    assert [t.page.locator(f'[data-key="sit-{s}"]').is_checked() for s in range(5)] == [False, False, False, True, True]
+    # the heading names the rule set (고스톱 3인) and how many sit at the table (the trial's T11)
+    assert "5명이 둘러앉음" in t.page.locator(".ledger h2").inner_text()
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)
+    t.thumb_type(f'[data-key="q-points-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{yh}"]', "3")
+    t.thumb_type(f'[data-key="q-brights-{cs}"]', "1")
+    t.thumb_type(f'[data-key="q-brights-{ms}"]', "0")
+    t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "8")
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="ledger-quick-add"]', goes=True))
+    hand = body["hands"][0]["settle"]
+    assert body["people"] == FIVE and body["rules"]["gwang_palgi"] is True
+    assert hand["sit_out"] == {"player": FIVE[jh], "seat": 4, "hand": ["jan-bright"]}
+    assert sorted(p["id"] for p in hand["players"]) == sorted(FIVE[:3])
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
+    row.wait_for()
+    # 영희 3 points: 철수 300, 민수 600 (gwangbak); 지훈's one bright sold for 1 point by 영희 and 민수
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in FIVE] == [
+        "−300원",
+        "+800원",
+        "−700원",
+        "+200원",
+        "0원",
+    ]
+    # hand 2, a nagari: 수진 (fourth from 영희) sits out and shows nothing: no sale line of 0 points
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
+    assert t.page.locator('.ledger-table tr[data-hand="2"] .sale').count() == 0
+    # hand 1 taken out to be corrected: not asked of the service without it (hand 2's dealer would not
+    # follow: a refusal that is no mistake of the table's); given up, it is back as it was
+    t.thumb('[data-key="edit-1"]')
+    asked: list[str] = []
+    t.page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    t.idle()
+    assert asked == [] and t.page.locator(".problem").count() == 0
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-fold"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert t.page.locator(".ledger-table tr[data-removed]").count() == 0
+    assert t.page.locator(f'[data-total="{FIVE[jh]}"]').inner_text() == "+200원"
+    # corrected for real: asked once, the corrected hand in its place (at the end, hand 2's dealer would not
+    # follow and the refusal could come back after the answer and stay on the screen)
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "민수 피 9")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "9")
+    bodies: list[dict] = []
+    t.page.on("request", lambda r: bodies.append(r.post_data_json) if r.url.endswith("/v1/evening") else None)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    assert len(bodies) == 1 and [h["settle"]["winner"] for h in bodies[0]["hands"]] == [FIVE[yh], None]
+    assert t.page.locator(".problem").count() == 0
+    assert "민수 피 9" in t.page.locator('.ledger-table tr[data-hand="2"]').inner_text()
+    # hand 3 from Settle (dealer 영희): the ledger's 광팔기 comes along, and its sitter is sent
+    t.thumb('[data-key="ledger-settle"]', goes=True)
+    t.page.wait_for_selector('[data-view="settle"]')
+    t.thumb('[data-key="winner-null"]')
+    body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
+    assert body["rules"]["gwang_palgi"] is True
+    assert body["sit_out"] == {"player": FIVE[sj], "seat": 4, "hand": []}  # 수진, fourth from 영희; 철수 fifth
+    assert [p["id"] for p in body["players"]] == [FIVE[yh], FIVE[ms], FIVE[jh]]
 
 
 FOUR = {"ko": ["철수", "영희", "민수", "지훈"], "en": ["Chulsoo", "Younghee", "Minsoo", "Jihoon"]}
@@ -2245,6 +2427,7 @@ def test_a_ledger_of_four_with_the_brights_sold(thumb):
     t.thumb_type(f'[data-key="q-points-{yh}"]', "3")
     t.thumb_type(f'[data-key="q-brights-{yh}"]', "3")
     t.thumb_type(f'[data-key="q-brights-{cs}"]', "1")
+    t.thumb_type(f'[data-key="q-brights-{ms}"]', "0")
     t.thumb_type(f'[data-key="q-junk_units-{ms}"]', "8")
     add()
     hand = body["hands"][0]["settle"]
@@ -2329,6 +2512,7 @@ def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
     t.thumb_type('[data-key="q-brights-0"]', "3")
     t.thumb_type('[data-key="q-animals-0"]', "3")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-brights-1"]', "0")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
     body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
     t.page.wait_for_selector(".ruling")
@@ -2373,7 +2557,7 @@ def test_the_ledger_and_a_checked_log_have_share_links(thumb, browser):
     t = thumb
     names = EVENING_NAMES[t.lang]
     _people(t, names)
-    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
     t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]').wait_for()
     t.thumb('[data-key="share-evening"]')
     evening = t.page.locator('[data-key="share-link-evening"]').input_value()
@@ -2401,7 +2585,7 @@ def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
     t = thumb
     names = EVENING_NAMES[t.lang]
     _people(t, names)
-    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "junk_units-2": "8"})
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "0", "junk_units-2": "8"})
     _quick_hand(t, 1, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"})
     t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
     # hand 2 was entered twice by mistake: removed, with the reason
@@ -2422,6 +2606,7 @@ def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
     assert t.page.locator('[data-key="q-brights-1"]').input_value() == "1"
     t.thumb_type('[data-key="q-points-0"]', "4")
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
+    t.thumb_type('[data-key="q-junk_units-1"]', "6")  # now the winner scores junk, pibak rests on it: said
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
         t.thumb('[data-key="ledger-quick-add"]', goes=True)
     t.idle()

@@ -231,7 +231,7 @@ def test_offline_a_live_hand_with_a_go_and_a_stop(cut):
 
 def test_offline_a_settle_by_counts(cut):
     """The README's dispute told by counts (A stopped at 9 with 3 brights, 3 animals, 10 junk and a go; B has
-    the cup as an animal, a ribbon and 6 junk): 20 points, 2,000, as the service rules it."""
+    the cup as an animal, no bright and 6 junk): 20 points, 2,000, as the service rules it."""
     t = cut
     b = t.names[1]
     t.click('[data-key="winner-0"]')
@@ -239,7 +239,7 @@ def test_offline_a_settle_by_counts(cut):
     for key, value in (("q-points-0", "9"), ("q-brights-0", "3"), ("q-animals-0", "3"), ("q-junk_units-0", "10")):
         t.page.fill(f'[data-key="{key}"]', value)
     t.click('[data-key="go-0-plus"]')
-    t.page.fill('[data-key="q-ribbons-1"]', "1")
+    t.page.fill('[data-key="q-brights-1"]', "0")  # said: gwangbak rests on it (a blank would be asked)
     t.page.fill('[data-key="q-junk_units-1"]', "6")
     t.click('[data-key="q-cup-1-animal"]')
     t.click('[data-key="submit"]')
@@ -267,6 +267,7 @@ def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
             t.page.fill(f'[data-key="q-brights-{winner}"]', "3")
             t.page.fill(f'[data-key="q-junk_units-{winner}"]', "13")
             t.page.fill(f'[data-key="q-junk_units-{1 - winner}"]', "10")
+            t.page.fill(f'[data-key="q-brights-{1 - winner}"]', "0")  # gwangbak rests on it: said
             t.click('[data-key="ledger-quick-add"]')
         t.page.locator(f'.ledger-table tr[data-hand="{hand + 1}"]').wait_for()
         t.idle()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, P_, Words
+from . import names
 
 __all__ = ["CONTENTS", "PAGE", "page_words"]
 
@@ -85,20 +86,7 @@ PAGE: dict[str, Any] = {
         "chodan": N_("chodan"),
         "junk": N_("junk"),
     },
-    "rule": {
-        "go": N_("more than three gos"),
-        "shake": N_("shake"),
-        "bomb": N_("bomb"),
-        "meongtta": N_("meongtta"),
-        "pibak": N_("pibak"),
-        "gwangbak": N_("gwangbak"),
-        "meongbak": N_("meongbak"),
-        "gobak": N_("gobak"),
-        "chongtong": N_("playing on a chongtong"),
-        "nagari": N_("nagari carry"),
-        "push": N_("push"),
-        "empty-loser": N_("the exemption of a loser who captured nothing"),
-    },
+    "rule": dict(names.RULES),  # a settlement rule's name, as the answers say it (one declaration: names.py)
     "event": {
         "ppuk": N_("ppuk"),
         "chok": N_("chok"),
@@ -119,14 +107,7 @@ PAGE: dict[str, Any] = {
         "redeal": N_("redeal"),
         "declare": N_("cup declared"),
     },
-    "outcome": {
-        "stop": N_("stop"),
-        "nagari": N_("nagari"),
-        "redeal": N_("redeal"),
-        "chongtong": N_("chongtong"),
-        "three-ppuk": N_("three ppuks"),
-        "heodang": N_("heodang"),
-    },
+    "outcome": {outcome.value: words for outcome, words in names.OUTCOMES.items()},
     "preset": {
         "korean-2p": N_("Matgo (2 players)"),
         "korean-3p": N_("Go-Stop (3 players)"),
@@ -163,6 +144,7 @@ PAGE: dict[str, Any] = {
     "stake_short": N_("{n} a point"),
     "players_label": N_("Players"),
     "players_n": N_("{n} players"),
+    "at_table": N_("{n} at the table"),
     "name_label": N_("Player {n}"),
     "name_first": N_("Player {n} (plays first)"),
     "default_names": [N_("A"), N_("B"), N_("C")],
@@ -206,13 +188,18 @@ PAGE: dict[str, Any] = {
         "ask_empty": N_("Did {p} capture nothing at all?"),
         "empty_yes": N_("Yes, nothing"),
         "empty_no": N_("No, I'll count"),
+        "ask_blank": N_("{p}: no count said for {what}. None at all?"),
+        "blank_none": N_("None (0)"),
         "cup": {
             "none": N_("none"),
             "animal": N_("animal"),
             "junk": N_("double"),
         },
     },
-    "q_hint": N_("Junk counts a double junk as 2. The cup is not in any count: choose it below. A blank is none."),
+    "q_hint": N_(
+        "Junk counts a double junk as 2. The cup is not in any count: choose it below. "
+        "A blank is not said: asked when the ruling rests on it."
+    ),
     "q_declared": N_("entered as counts"),
     "ledger_quick": N_("The next hand, quickly"),
     "ledger_quick_add": N_("Rule it into the ledger"),
@@ -231,6 +218,7 @@ PAGE: dict[str, Any] = {
     },
     "money": N_("{n}"),
     "pays_nothing": N_("pays nothing"),
+    "paid_by": N_("{p} pays it"),
     "covers": N_("covers {p}'s share ({n} points)"),
     "checks": N_("Rules checked"),
     "applied": N_("applies"),
@@ -383,7 +371,7 @@ PAGE: dict[str, Any] = {
     "removed_because": N_("removed: {why}"),
     "fixed_because": N_("corrected: {why}"),
     "no_reason": N_("no reason given"),
-    "ledger_pending_short": N_("not checked yet"),
+    "ledger_pending_short": N_("not ruled yet"),
     "dealer_of": N_("dealer: {p}"),
     "dealer_short": N_("dealer {p}"),
     "totals_partial": N_("Totals (not checked yet)"),

@@ -8,6 +8,13 @@ const HOME = "/gostop"; // where the sources are unpacked in Pyodide's file syst
 
 let answers = null; // the Python module service.answers
 
+// Pyodide's loader fetches several files at once; when the connection goes in the middle of a load, the fetches
+// it no longer waits for reject unheard. The load's own failure is posted to the page (engine.js says it once),
+// so a network failure is not reported twice; any other rejection still is.
+self.addEventListener("unhandledrejection", (event) => {
+  if (event.reason instanceof TypeError && event.reason.message === "Failed to fetch") event.preventDefault();
+});
+
 // Where the start's time goes (docs/page-engine.md, bench/page_engine.py): when each step ended, from the
 // worker's start, and how long Pyodide compiled and instantiated its WebAssembly.
 const phases = {};

@@ -14,7 +14,7 @@ import { h, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARDS, chip } from "./cards.js";
-import { askEmpty, countsRow, declared, freshCounts, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number } from "./words.js";
@@ -116,8 +116,18 @@ async function evening() {
     ledger.problem = null;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    if (JSON.stringify(eveningBody().hands) !== asked) return; // a refusal of hands since changed: asked again
     ledger.answer = null;
     ledger.problem = error.body;
+    // the service answers for the whole evening or refuses it: the hands before the one refused are asked
+    // apart, so that one slip does not hide the rulings of the night before it
+    const k = refusedAt();
+    ledger.before = null;
+    if (k > 0) {
+      const hands = body.hands.slice(0, k);
+      const before = await reach(() => post("/v1/evening", { ...body, hands })).catch(() => null);
+      if (before && JSON.stringify(eveningBody().hands) === asked) ledger.before = { asked: JSON.stringify(hands), answer: before };
+    }
   }
   store();
   app.rerender();
@@ -134,7 +144,8 @@ function multipliersText(settlement) {
   // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
   const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
     .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
-    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
+    // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
   if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
   return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
 }
@@ -142,7 +153,7 @@ function multipliersText(settlement) {
 // Add a hand: `settle` (a /v1/settle body) or `replay` (a finished /v1/replay log); the rules, stake and carry
 // are the evening's. A ledger without people takes the hand's players as its people; one with people refuses
 // ({ok: false}) a hand played by someone else.
-export function addHand({ players, preset, knobs = {}, stake, settle, replay }) {
+export function addHand({ players, preset, knobs = {}, stake, settle, replay }, ask = true) {
   if (!ledger.people) {
     Object.assign(ledger, { people: [...players], first_dealer: players[0], preset, knobs: { ...knobs }, stake });
   } else if (!players.every((p) => ledger.people.includes(p))) {
@@ -152,8 +163,8 @@ export function addHand({ players, preset, knobs = {}, stake, settle, replay }) 
   const strip = ({ rules, stake: s, nagari_streak, ...rest }) => rest;
   ledger.hands.push(settle ? { settle: strip(settle) } : { replay: strip(replay) });
   store();
-  evening();
-  return { ok: true, hand: ledger.hands.length };
+  if (ask) evening();
+  return { ok: true, hand: handLabel(ledger.hands.length - 1) }; // its number as the rows say it
 }
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
@@ -181,9 +192,24 @@ function saleText(sale) {
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
 }
 
+// A hand's number as the service counts it: its place among the hands not taken out (one taken out: the
+// place it would take back).
+function handLabel(i) {
+  return ledger.hands.slice(0, i).filter((e) => !e.removed).length + 1;
+}
+
+// The rulings of the hands before a refused one (asked apart), while those hands are still the ones sent.
+function rulingsBefore() {
+  const b = ledger.before;
+  if (!b || answered()) return null;
+  const sent = JSON.parse(b.asked).length;
+  return JSON.stringify(eveningBody().hands.slice(0, sent)) === b.asked ? b.answer.hands : null;
+}
+
 function table() {
   const people = ledger.people;
-  const ruled = ledger.answer ? ledger.answer.hands : [];
+  const before_ = rulingsBefore();
+  const ruled = ledger.answer ? ledger.answer.hands : before_ || [];
   const bad = refusedAt();
   const zero = Object.fromEntries(people.map((p) => [p, 0]));
   const last = answered() && ruled.length ? ruled[ruled.length - 1].totals : null;
@@ -192,20 +218,23 @@ function table() {
     h("caption", { class: "sr" }, t("ledger")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
+      // a hand is numbered as the service counts it, among the hands that count (its refusals say "the fifth
+      // hand"); one taken out has no number of its own: it says the place it would take back, struck through
+      const label = handLabel(i);
       const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, String(i + 1), h("span", { class: "sr" }, " ", t("edit_hand", { n: i + 1 }))));
+      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { n: label }))));
       if (entry.removed) {
         return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
           h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
       }
       k++;
-      const hand = answered() ? ruled[k] : null;
+      const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
         return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
-          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: i + 1 }) : t("ledger_pending_short"))));
+          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: k + 1 }) : t("ledger_pending_short"))));
       }
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
@@ -214,7 +243,8 @@ function table() {
         h("td", { class: "what" }, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
           headline(s, (x) => x),
           why ? h("small", { class: "multipliers" }, why) : null,
-          s.sale ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
+          // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
+          s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
           entry.fixed ? h("small", { class: "reason" }, t("fixed_because", { why: entry.fixed })) : null),
         people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
     })),
@@ -231,7 +261,7 @@ function editPanel() {
   const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
   if (entry.removed) {
     return h("div", { class: "panel edit", "data-edit": e.n },
-      h("p", {}, t("edit_removed", { n: e.n })),
+      h("p", {}, t("edit_removed", { n: handLabel(e.n - 1) })),
       h("div", { class: "actions" }, h("button", { type: "button", "data-key": "edit-restore", onclick: () => {
         delete entry.removed;
         ledger.edit = null;
@@ -239,11 +269,11 @@ function editPanel() {
         store();
         app.rerender();
         evening();
-      } }, t("ledger_restore", { n: e.n }))));
+      } }, t("ledger_restore", { n: handLabel(e.n - 1) }))));
   }
   const quickable = entry.settle && entry.settle.players.every((p) => p.declared || p.captured === undefined);
   return h("div", { class: "panel edit", "data-edit": e.n },
-    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: e.n })),
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: handLabel(e.n - 1) })),
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
@@ -257,12 +287,14 @@ function editPanel() {
       quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
         entry.removed = { reason: reason(), fixing: true };
         ledger.quick = quickFrom(entry.settle);
-        ledger.quick.fixes = { n: e.n, reason: reason() };
+        ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason() };
         ledger.edit = null;
+        // not asked of the service while the hand is out: without it the dealers after it would not follow
+        // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
         ledger.answer = null;
+        ledger.problem = null;
         store();
         app.rerender();
-        evening();
         document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
       } }, t("edit_fix")) : null));
 }
@@ -310,7 +342,7 @@ function setupPanel() {
       return;
     }
     s.need = false;
-    const knobs = s.count === 4 && playersPerHand(s.preset) === 3 ? { gwang_palgi: !!s.gwang_palgi } : {};
+    const knobs = s.count >= 4 && playersPerHand(s.preset) === 3 ? { gwang_palgi: !!s.gwang_palgi } : {};
     Object.assign(ledger, { people: names, first_dealer: names[Math.min(s.first, s.count - 1)], preset: s.preset, knobs, stake: s.stake });
     ledger.quick = freshQuick();
     store();
@@ -338,7 +370,7 @@ function setupPanel() {
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("preset_label")),
       h("select", { "data-key": "ledger-preset", onchange: (e) => { s.preset = e.target.value; redraw(); } },
         presets.map((p) => h("option", { value: p.name, selected: p.name === s.preset }, t("preset." + p.name))))),
-    s.count === 4 ? h("label", { class: "check-label" }, h("input", { type: "checkbox", "data-key": "ledger-gwang-palgi", checked: !!s.gwang_palgi, onchange: (e) => { s.gwang_palgi = e.target.checked; redraw(); } }), " ", t("gwang_palgi_ask")) : null,
+    s.count >= 4 ? h("label", { class: "check-label" }, h("input", { type: "checkbox", "data-key": "ledger-gwang-palgi", checked: !!s.gwang_palgi, onchange: (e) => { s.gwang_palgi = e.target.checked; redraw(); } }), " ", t("gwang_palgi_ask")) : null,
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("stake_label")),
       h("input", { type: "number", inputmode: "numeric", min: 0, value: s.stake, "data-key": "ledger-stake", onchange: (e) => { s.stake = Math.max(0, Math.floor(Number(e.target.value) || 0)); redraw(true); } })),
     s.need ? h("p", { class: "need", role: "alert" }, t("names_needed")) : null,
@@ -367,7 +399,7 @@ function sitOutPanel(seats) {
   if (!seats.sitCount) return null;
   const q = ledger.quick;
   const people = ledger.people;
-  const seller = seats.sitCount === 1 && ledger.knobs.gwang_palgi ? seats.sitters[0] : null;
+  const seller = ledger.knobs.gwang_palgi ? firstSitter(seats) : null;
   const sellerSeat = seller === null ? 0 : seats.order.indexOf(seller) + 1;
   const toggle = (s) => {
     let list = seats.sitters.filter((x) => x !== s);
@@ -399,6 +431,12 @@ function quickEntry() {
   const seats = handSeats();
   const knobs = { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs };
   const changed = (typed = false) => { q.asked = false; store(); if (typed) app.later(); else app.rerender(); };
+  // an answer keeps the other questions; the last one answered adds the hand, which the person asked for
+  const answered = () => {
+    store();
+    if (!seats.playing.some((s) => s !== q.winner && (unsaid(q.counts[s]) || blanks(q.counts, s, q.winner, knobs, seats.playing).length))) add();
+    else app.rerender();
+  };
   const n = ledger.hands.length + 1;
   const add = () => {
     if (q.winner === -1 || !seats.playing.includes(q.winner)) {
@@ -407,7 +445,8 @@ function quickEntry() {
       return;
     }
     // a loser of whom nothing was said is asked about, never sent as "captured nothing"
-    if (seats.playing.some((s) => s !== q.winner && unsaid(q.counts[s]))) {
+    const toAsk = (s) => s !== q.winner && (unsaid(q.counts[s]) || blanks(q.counts, s, q.winner, knobs, seats.playing).length > 0);
+    if (seats.playing.some(toAsk)) {
       q.asked = true;
       store();
       app.rerender();
@@ -417,7 +456,7 @@ function quickEntry() {
       winner: people[q.winner],
       players: seats.playing.map((s) => ({
         id: people[s],
-        declared: declared(q.counts[s], s === q.winner),
+        declared: declared(q.counts[s], s === q.winner, impliedFor(q.counts, s, seats.playing)),
         go_count: q.go[s],
         ...(knobs.allow_shake === false || s !== q.winner ? {} : { shakes: q.shakes[s] }),
         ...(knobs.allow_bomb === false || s !== q.winner ? {} : { bombs: q.bombs[s] }),
@@ -464,20 +503,38 @@ function quickEntry() {
         )),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary", "data-key": "ledger-quick-add", onclick: add }, t("ledger_quick_add")),
-        h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => { q.open = false; store(); app.rerender(); } }, t("fold"))),
+        h("button", { type: "button", "data-key": "ledger-quick-fold", onclick: () => {
+          q.open = false;
+          if (q.fixes) { // the correction given up: the hand goes back as it was
+            const entry = ledger.hands[q.fixes.n - 1];
+            if (entry && entry.removed && entry.removed.fixing) delete entry.removed;
+            q.fixes = null;
+            evening();
+          }
+          store();
+          app.rerender();
+        } }, t("fold"))),
       q.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // asked below the button that asked it: nothing above the thumb moves
-      q.asked ? seats.playing.filter((seat) => seat !== q.winner && unsaid(q.counts[seat])).map((seat) => askEmpty(q.counts, seat, people[seat], changed, "q")) : null,
+      // an answer keeps the other questions on the screen (each goes once its player's counts are said)
+      q.asked ? seats.playing.filter((seat) => seat !== q.winner).map((seat) => unsaid(q.counts[seat])
+        ? askEmpty(q.counts, seat, people[seat], answered, "q")
+        : blanks(q.counts, seat, q.winner, knobs, seats.playing).length ? askBlanks(q.counts, seat, people[seat], blanks(q.counts, seat, q.winner, knobs, seats.playing), answered, "q") : null) : null,
     ] : null,
-    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.n })) : null,
+    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.label ?? q.fixes.n })) : null,
     h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));
 }
 
 // The sale of the one who sat out (4 at a table that plays 광팔기): seat 4 from the dealer sells, seat 2 or 3
 // chose to sit out and is paid nothing (RULES.md 4.5).
+// The one of those sitting out the API is told of (`sit_out` names one): at four the one who sits out; at five
+// the first of the two from the dealer, his seat counted as at a table of four (the other, the last at the
+// table, sits out as the fifth: the table's business, RULES.md 11.1). The fourth from the dealer sells.
+const firstSitter = (seats) => seats.order.find((s) => seats.sitters.includes(s));
+
 function saleOf(seats) {
-  if (seats.sitCount !== 1 || !ledger.knobs.gwang_palgi) return null;
-  const s = seats.sitters[0];
+  if (!seats.sitCount || !ledger.knobs.gwang_palgi) return null;
+  const s = firstSitter(seats);
   const seat = seats.order.indexOf(s) + 1;
   return { player: ledger.people[s], seat, hand: seat === 4 ? [...ledger.quick.shown] : [] };
 }
@@ -485,13 +542,14 @@ function saleOf(seats) {
 function finish(body) {
   const q = ledger.quick;
   const fixes = q.fixes;
-  const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body });
+  // a correction is asked of the service once it is in its place (at the end, the dealers would not follow)
+  const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body }, !fixes);
   if (out.ok && fixes) {
     // the correction goes in the place of the hand it corrects, the reason with it
     const entry = ledger.hands.pop();
     entry.fixed = fixes.reason || t("no_reason");
     ledger.hands.splice(fixes.n, 0, entry);
-    out.hand = fixes.n + 1;
+    out.hand = handLabel(fixes.n);
     store();
     evening();
   }
@@ -507,7 +565,8 @@ export function view() {
   const a = answered() ? ledger.answer : null;
   const carry = nagariStreak();
   return h("section", { class: "ledger" },
-    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`)),
+    // the rule set's name says how many play a hand: with more at the table, how many sit there too
+    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)}${ledger.people.length > playersPerHand(ledger.preset) ? " · " + t("at_table", { n: ledger.people.length }) : ""} · ${t("stake_short", { n: number(ledger.stake) })}`)),
     // the table and its totals first: what the table looks at between hands
     ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),

@@ -5,7 +5,9 @@
 // the ledger takes its next hand from it.
 //
 // A count nobody said is blank, not 0: a loser with nothing said at all would be a loser who captured
-// nothing, who pays nothing (RULES.md's empty-loser rule), so the page asks before it sends that (`unsaid`).
+// nothing, who pays nothing (RULES.md's empty-loser rule), so the page asks before it sends that (`unsaid`);
+// a loser's blank that a check rests on (their brights when the winner scores brights ...) is asked too
+// (`blanks`), and every other blank is left out of what is sent.
 // The cup is asked apart, the way players say it (열끗 / 쌍피), and no count field holds it: the animals and
 // junk fields count what their labels say, and the page adds the cup where the player put it.
 
@@ -40,15 +42,47 @@ export function unsaid(c) {
 }
 
 // A player's counts as the `declared` of /v1/settle: `points` only for the winner; the cup added where it went.
-export function declared(c, isWinner) {
-  const out = {
-    brights: n(c.brights), rain: n(c.brights) > 0 && c.rain,
-    animals: n(c.animals) + (c.cup === "animal" ? 1 : 0),
-    ribbons: n(c.ribbons),
-    junk_units: n(c.junk_units) + (c.cup === "junk" ? 2 : 0),
-    cup: c.cup,
-  };
+// Only what was said is sent (a blank is left out, never a 0 nobody said): the page asks first about every
+// blank a check rests on (`blanks`), so a count left out cannot change the ruling.
+export function declared(c, isWinner, implied = {}) {
+  const out = { cup: c.cup };
+  const put = (key, value) => { if (value !== null) out[key] = value; };
+  const cupAnimal = c.cup === "animal" ? 1 : 0;
+  const cupJunk = c.cup === "junk" ? 2 : 0;
+  const brights = said(c.brights) ? Number(c.brights) : implied.brights ?? null;
+  put("brights", brights);
+  if (brights) out.rain = !!c.rain;
+  put("animals", said(c.animals) ? Number(c.animals) + cupAnimal : cupAnimal || null);
+  put("ribbons", said(c.ribbons) ? Number(c.ribbons) : null);
+  put("junk_units", said(c.junk_units) ? Number(c.junk_units) + cupJunk : cupJunk || null);
   if (isWinner) out.points = n(c.points);
+  return out;
+}
+
+const BRIGHTS_IN_A_DECK = 5;
+
+// What the other players' counts imply for a loser's blank: every bright of the deck said to be elsewhere
+// leaves none for this one (철수 4 and 영희 1: 민수 holds none). Nothing else is implied.
+export function impliedFor(counts, seat, playing) {
+  const others = playing.filter((s) => s !== seat);
+  const elsewhere = others.reduce((sum, s) => sum + n(counts[s].brights), 0);
+  return !said(counts[seat].brights) && others.every((s) => said(counts[s].brights) || counts[s].empty) && elsewhere >= BRIGHTS_IN_A_DECK
+    ? { brights: 0 } : {};
+}
+
+// A loser's blanks that a check of this ruling rests on (RULES.md 8.2): the brights when the winner scores
+// brights (gwangbak), the junk when the winner scores junk (pibak), the animals under meongbak when the winner
+// scores animals. A loser of whom nothing was said is asked apart (`unsaid`); a blank the others' counts
+// imply is not asked.
+export function blanks(counts, seat, winner, knobs, playing) {
+  const c = counts[seat];
+  const w = counts[winner];
+  if (!w || seat === winner || c.empty || unsaid(c)) return [];
+  const implied = impliedFor(counts, seat, playing);
+  const out = [];
+  if (n(w.brights) >= 3 && !said(c.brights) && implied.brights === undefined) out.push("brights");
+  if (knobs.meongbak && n(w.animals) + (w.cup === "animal" ? 1 : 0) >= 5 && !said(c.animals) && c.cup !== "animal") out.push("animals");
+  if (n(w.junk_units) + (w.cup === "junk" ? 2 : 0) >= 10 && !said(c.junk_units)) out.push("junk_units");
   return out;
 }
 
@@ -103,6 +137,22 @@ export function countsRow(counts, seat, name, isWinner, knobs, changed, prefix =
           } }),
           " ", t("q.cup." + where)))),
       extra));
+}
+
+// The question for a loser's blanks a check rests on: "민수: 광 장수를 말하지 않았습니다. 하나도 없나요?" None
+// writes 0 in them (said now); no puts the cursor in the first of them.
+export function askBlanks(counts, seat, name, keys, changed, prefix = "q") {
+  const what = keys.map((k) => t("q." + k)).join(" · ");
+  return h("div", { class: "ask-empty ask-blank", role: "alert", "data-seat": seat },
+    h("p", {}, t("q.ask_blank", { p: name, what })),
+    h("div", { class: "actions" },
+      h("button", { type: "button", "data-key": `${prefix}-blank-none-${seat}`, onclick: () => {
+        for (const k of keys) counts[seat][k] = 0;
+        changed();
+      } }, t("q.blank_none")),
+      h("button", { type: "button", "data-key": `${prefix}-blank-count-${seat}`, onclick: () => {
+        document.querySelector(`[data-key="${prefix}-${keys[0]}-${seat}"]`)?.focus();
+      } }, t("q.empty_no"))));
 }
 
 // The question for a loser of whom nothing was said: "did X capture nothing?" Yes writes it down (the

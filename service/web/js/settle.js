@@ -14,7 +14,7 @@ import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, chip, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
-import { askEmpty, countsRow, declared, freshCounts, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { carryText, rulingView, problemView } from "./ruling.js";
 import { offers } from "./shared.js";
 import { rulingLines, shareBar } from "./share.js";
@@ -120,6 +120,8 @@ export async function startFromLedger(ctx) {
   state.stake = ctx.stake;
   state.nagari_streak = ctx.nagari_streak;
   await usePreset(ctx.preset);
+  // the ledger's own house rules (광팔기 at a table of four or five) come with it: the sale is sent and shown
+  Object.assign(state.knobs, ctx.knobs || {});
   store();
   app.go("settle");
 }
@@ -146,9 +148,11 @@ const players = () => state.names.slice(0, state.people).filter((_, i) => !sitte
 
 // The one who sat out and sold the brights (4 at the table, 광팔기 on): the last seat from the dealer sells;
 // one who chose to sit out (seat 2 or 3) sells nothing.
+// At five, two sit out and the API names one: the first of them from the dealer, his seat counted as at a
+// table of four (the other, the last at the table, sits out as the fifth: RULES.md 11.1).
 function sitOut() {
-  if (state.people !== 4 || state.count !== 3 || !rules().gwang_palgi) return null;
-  const s = sitters()[0];
+  if (state.people < 4 || state.count !== 3 || !rules().gwang_palgi) return null;
+  const s = Math.min(...sitters());
   const seat = s + 1;
   return { player: state.names[s], seat, hand: seat === 4 ? [...state.shown] : [] };
 }
@@ -173,7 +177,7 @@ function seatsOf() {
   return players().map((id, seat) => ({
     id,
     ...(state.mode === "counts"
-      ? { declared: declared(state.counts[seat], seat === state.winner) }
+      ? { declared: declared(state.counts[seat], seat === state.winner, impliedFor(state.counts, seat, players().map((_, s) => s))) }
       : { captured: [...state.captured[seat], ...fill[seat]] }),
     go_count: state.go[seat],
     ...(rules().allow_shake === false ? {} : { shakes: state.shakes[seat] }),
@@ -193,6 +197,10 @@ function request() {
   };
 }
 
+const seatList = () => players().map((_, seat) => seat);
+const blanksOf = (seat) => blanks(state.counts, seat, state.winner, rules(), seatList());
+const toAsk = (seat) => seat !== state.winner && (unsaid(state.counts[seat]) || blanksOf(seat).length > 0);
+
 async function submit() {
   if (state.winner === -1) {
     state.needWinner = true;
@@ -202,7 +210,8 @@ async function submit() {
   }
   state.needWinner = false;
   // a loser of whom no count was said is asked about, never sent as "captured nothing"
-  if (state.mode === "counts" && players().some((_, seat) => seat !== state.winner && state.winner !== null && unsaid(state.counts[seat]))) {
+  // and a loser's blank that a check rests on (their brights when the winner scores brights ...) is asked too
+  if (state.mode === "counts" && state.winner !== null && players().some((_, seat) => toAsk(seat))) {
     state.asked = true;
     store();
     app.rerender();
@@ -310,7 +319,7 @@ function rulesPanel() {
       state.winner = state.winner !== null && state.winner >= state.count ? -1 : state.winner;
       if (state.count !== was || !state.preset) await usePreset(`korean-${state.count}p`);
       // four at the table: the fourth sits out and sells the brights, as tables of four play (RULES.md 4.5)
-      if (state.people === 4 && app.knobSpecs?.gwang_palgi) state.knobs.gwang_palgi = true;
+      if (state.people >= 4 && app.knobSpecs?.gwang_palgi) state.knobs.gwang_palgi = true;
       changed(true);
     })),
     field(t("preset_label"), select("preset", presetsFor(state.count).map((p) => [p.name, t("preset." + p.name)]), state.preset, async (v) => {
@@ -518,7 +527,9 @@ function countsPanel() {
       h("h3", { class: "qname" }, name),
       callsOf(seat, name),
       countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed),
-      state.asked && seat !== state.winner && unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, changed) : null)));
+      !state.asked || seat === state.winner || state.winner === null ? null
+        : unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, changed)
+        : blanksOf(seat).length ? askBlanks(state.counts, seat, name, blanksOf(seat), changed) : null)));
 }
 
 function ledgerActions() {
