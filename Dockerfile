@@ -1,3 +1,11 @@
+# Pyodide stage: the npm package `pyodide`, pinned by tools/pyodide's lock file, installed with `npm ci` as `make
+# pyodide` installs it (from the npm registry, never a CDN): the page's engine (docs/page-engine.md). Only its
+# core files reach the final image.
+FROM node:22-slim AS pyodide
+WORKDIR /pyodide
+COPY tools/pyodide/package.json tools/pyodide/package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+
 # Build stage: install the project into a virtual environment, the engine compiled by mypyc (setup.py); the C
 # compiler lives in this stage only, and the build fails rather than ship the slower pure-Python engine. It copies
 # exactly what the wheel is built from: the three packages carry their data (the page, the catalogs and the rule
@@ -23,6 +31,12 @@ RUN useradd --system --uid 10001 --no-create-home gostop
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY service/gunicorn.conf.py ./service/gunicorn.conf.py
+# Pyodide's core and standard library (service.bundle.PYODIDE_FILES, and its package.json for the version): the
+# service serves them to the page, whose engine then rules on the phone
+COPY --from=pyodide /pyodide/node_modules/pyodide/package.json /pyodide/node_modules/pyodide/pyodide.mjs \
+     /pyodide/node_modules/pyodide/pyodide.asm.js /pyodide/node_modules/pyodide/pyodide.asm.wasm \
+     /pyodide/node_modules/pyodide/python_stdlib.zip /pyodide/node_modules/pyodide/pyodide-lock.json /opt/pyodide/
+ENV GOSTOP_PYODIDE_DIR=/opt/pyodide
 USER gostop
 EXPOSE 8000
 EXPOSE 9100

@@ -28,6 +28,7 @@ from .sitout import Sale, SitOut, sale_of
 from .table import Seat, Table
 from .turn import (
     Plan,
+    alike,
     apply,
     asks_choice,
     can_bomb,
@@ -326,6 +327,19 @@ class GameState:
             self.expects is FLIP,
             tuple(two_card_bomb),
         )
+
+    def alike_captures(self) -> tuple[Card, ...]:
+        """For an app that enters a turn (RULES.md 5.1): in each month whose two layout cards are alike to every
+        rule (``turn.alike``), the first of the two, which the log may name without asking the player which;
+        none when no turn is due."""
+        if self.expects is None or self.expects is CALL:
+            return ()
+        out: list[Card] = []
+        for month in range(1, 13):
+            cards = self.table.layout[month]
+            if len(cards) == 2 and asks_choice(self.table, month) and alike(cards[0], cards[1]):
+                out.append(cards[0] if cards[0].index < cards[1].index else cards[1])
+        return tuple(out)
 
     def hand_result(self, nagari_streak: int = 0, stake: int = 1, *, stop_now: bool = False) -> HandResult:
         """The hand as settlement sees it (the same record /v1/settle builds). ``stop_now``: as if the player

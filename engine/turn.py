@@ -141,6 +141,18 @@ def choices(table: Table, card: Card) -> list[Card]:
     return list(table.layout[card.month]) if asks_choice(table, card.month) else []
 
 
+def alike(a: Card, b: Card) -> bool:
+    """Two cards the same to every rule (kind, junk units, the tags combinations and knobs read): which of the
+    two a capture takes changes no score, only which card stays (RULES.md 5.1)."""
+    return a.kind is b.kind and a.junk_units == b.junk_units and a.tags == b.tags
+
+
+def bonus_stock_taken(rules: RuleSet) -> int:
+    """The stock cards a bonus card played from hand takes before the turn's play (RULES.md 5.6): the stock top
+    into the hand when it is replaced; none with an extra flip (the stock top turned over is the play)."""
+    return 1 if rules.bonus_from_hand is BonusFromHand.REPLACE else 0
+
+
 def three_of_a_month(cards: tuple[Card, ...]) -> bool:
     """Three different month cards of one month: what a shake shows and a bomb plays (RULES.md 5)."""
     if len(cards) != 3:

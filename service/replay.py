@@ -31,6 +31,7 @@ from engine import (
 from engine.rules import Shodang, TwoCardBomb
 from engine.settlement import MAX_NAGARI_STREAK
 from engine.simulate import simulate
+from engine.turn import bonus_stock_taken
 
 from .catalogs import Echo, echo
 from .i18n import Words, request_words
@@ -307,6 +308,16 @@ class ShodangOut(Strict):
     )
 
 
+class BonusFromHandOut(Strict):
+    way = Named("BonusFromHandChoice", open=True, required=True, metadata={"description": "the rules' bonus_from_hand"})
+    stock_taken = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the stock cards it takes before the turn's play: 1 when replaced, 0 with an extra flip"
+        },
+    )
+
+
 class NextOut(Strict):
     player = fields.String(required=True)
     expects = Named("Expect", open=True, required=True)
@@ -365,6 +376,19 @@ class NextOut(Strict):
         metadata={
             "description": "expects shodang: the call being answered; expects play: the shodang the player may "
             "call before playing (RULES.md 8.7)"
+        },
+    )
+    alike_captures = fields.List(
+        fields.String(),
+        metadata={
+            "description": "a turn due: in each month whose two layout cards are the same to every rule (kind, junk "
+            "units, tags), the first of the two, which a capture there may name without asking the player"
+        },
+    )
+    bonus_from_hand = fields.Nested(
+        BonusFromHandOut,
+        metadata={
+            "description": "a play due and bonus cards in the deck: what one played from hand does (RULES.md 5.6)"
         },
     )
 
@@ -450,6 +474,22 @@ def instant_payment_json(w: Words, p: InstantPayment, stake: int) -> dict[str, A
     }
 
 
+def entry_json(state: GameState) -> dict[str, Any]:
+    """What an app entering the turn due needs besides the legal moves (RULES.md 5.1, 5.6), so that it carries no
+    rule of its own: the card a capture names without asking where the two layout cards of its month are alike,
+    and, where the deck has bonus cards, what one played from hand does (the rules' way, and the stock cards
+    it takes before the play)."""
+    out: dict[str, Any] = {}
+    if state.expects is not Expect.PLAY and state.expects is not Expect.FLIP:
+        return out  # a go/stop call, the chongtong choice or a shodang answer: no card is entered
+    if alike := state.alike_captures():
+        out["alike_captures"] = [card.id for card in alike]
+    rules = state.rules
+    if rules.bonus_cards and state.expects is Expect.PLAY:
+        out["bonus_from_hand"] = {"way": rules.bonus_from_hand, "stock_taken": bonus_stock_taken(rules)}
+    return out
+
+
 def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> dict[str, Any] | None:
     """Who moves next and what the log must say; at a go/stop decision, what each call would mean."""
     player = state.to_move
@@ -466,6 +506,7 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
             "reason": words.if_go_reason(w, player, go_count, gobak, len(state.seats)),
         }
     _choice_prompt(state, out)
+    out.update(entry_json(state))
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
     else:
@@ -645,6 +686,7 @@ def lean_replay_json(r: Replay, *, nagari_streak: int, stake: int) -> dict[str, 
             go_count = next(seat.go_count for seat in state.seats if seat.id == state.to_move) + 1
             nxt["if_go"] = {"go_count": go_count, "gobak": state.rules.gobak}
         _choice_prompt(state, nxt)
+        nxt.update(entry_json(state))
         if state.deal_is_known:
             nxt["legal"] = [move.to_dict() for move in state.legal_moves()]
         elif (asked := state.turn_options()) is not None:

@@ -82,13 +82,15 @@ def _environment() -> dict[str, str]:
 
 
 def build_stage_copies(dockerfile: Path = ROOT / "Dockerfile") -> list[tuple[str, str]]:
-    """(source in the build context, destination under the build stage's WORKDIR) of every COPY before the
-    final FROM."""
+    """(source in the build context, destination under the build stage's WORKDIR) of every COPY of the stage
+    named ``build`` (the one that builds the wheel; the Pyodide stage copies only npm's files)."""
     structure = DockerfileParser(path=str(dockerfile)).structure
-    last = max(i for i, ins in enumerate(structure) if ins["instruction"] == "FROM")
+    froms = [i for i, ins in enumerate(structure) if ins["instruction"] == "FROM"]
+    first = next(i for i in froms if structure[i]["value"].split()[-2:] == ["AS", "build"])
+    last = next((i for i in froms if i > first), len(structure))
     workdir = "/"
     copies = []
-    for ins in structure[:last]:
+    for ins in structure[first:last]:
         if ins["instruction"] == "WORKDIR":
             workdir = posixpath.join(workdir, ins["value"])
         elif ins["instruction"] == "COPY":

@@ -4,8 +4,10 @@ import ast
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from dockerfile_parse import DockerfileParser
@@ -152,7 +154,8 @@ def test_dockerfile_starts_the_service_the_same_way_as_make_run():
 def test_dockerfile_is_slim_non_root_with_healthcheck_and_binds_all_interfaces():
     df = _dockerfile()
     froms = [i["value"] for i in df.structure if i["instruction"] == "FROM"]
-    assert all(f.split()[0] == "python:3.11-slim" for f in froms)
+    # the stages that build and run Python; the Pyodide stage's node image gives only npm's files
+    assert all(f.split()[0] == "python:3.11-slim" for f in froms if not f.endswith(" AS pyodide"))
     assert len(froms) >= 2, "a build stage and a final stage without build tools"
     final = df.structure[max(i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM") :]
     users = [i["value"] for i in final if i["instruction"] == "USER"]
@@ -179,10 +182,73 @@ def test_the_image_reads_nothing_from_a_checkout():
     df = _dockerfile()
     final = df.structure[max(i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM") :]
     copies = [shlex.split(ins["value"]) for ins in final if ins["instruction"] == "COPY"]
-    assert copies == [
+    assert copies[:2] == [
         ["--from=build", "/opt/venv", "/opt/venv"],
         ["service/gunicorn.conf.py", "./service/gunicorn.conf.py"],
     ]
+    assert [c[0] for c in copies[2:]] == ["--from=pyodide"]  # and Pyodide's files, from npm (the next test)
+
+
+def _pyodide_copy() -> tuple[list[str], str]:
+    """The files the final stage copies from the Pyodide stage, and where to."""
+    df = _dockerfile()
+    final = df.structure[max(i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM") :]
+    (copy,) = [shlex.split(i["value"]) for i in final if i["value"].startswith("--from=pyodide")]
+    return copy[1:-1], copy[-1]
+
+
+def test_the_image_carries_pyodide_from_npm_pinned_by_the_lock_file():
+    """The page's engine works from the container (docs/page-engine.md): a stage installs the npm package with
+    `npm ci` from tools/pyodide's package.json and lock file (as `make pyodide`, never a CDN), and the final
+    stage copies Pyodide's core files, every one the service serves, where GOSTOP_PYODIDE_DIR says."""
+    from service.bundle import PYODIDE_FILES
+
+    df = _dockerfile()
+    stages = [i for i, ins in enumerate(df.structure) if ins["instruction"] == "FROM"]
+    start = next(i for i in stages if df.structure[i]["value"].endswith(" AS pyodide"))
+    stage = df.structure[start : next(i for i in stages if i > start)]
+    assert df.structure[start]["value"].startswith("node:")
+    copied = [shlex.split(i["value"]) for i in stage if i["instruction"] == "COPY"]
+    assert copied == [["tools/pyodide/package.json", "tools/pyodide/package-lock.json", "./"]]
+    assert (ROOT / "tools/pyodide/package-lock.json").is_file()
+    runs = [i["value"] for i in stage if i["instruction"] == "RUN"]
+    assert len(runs) == 1 and runs[0].startswith("npm ci ")
+    workdir = [i["value"] for i in stage if i["instruction"] == "WORKDIR"][-1]
+    sources, target = _pyodide_copy()
+    assert {Path(s).name for s in sources} == {*PYODIDE_FILES, "package.json"}
+    assert all(s == f"{workdir}/node_modules/pyodide/{Path(s).name}" for s in sources)
+    assert df.envs.get("GOSTOP_PYODIDE_DIR", "").rstrip("/") == target.rstrip("/")
+
+
+def test_the_files_the_image_copies_of_pyodide_are_enough_for_the_page_engine(tmp_path, monkeypatch):
+    """Those files alone, where GOSTOP_PYODIDE_DIR points (as in the image), give the page an engine: the
+    manifest names Pyodide's version and the service serves each file (the page's engine needs no other)."""
+    from service.bundle import Bundle, pyodide_dir
+
+    monkeypatch.delenv("GOSTOP_PYODIDE_DIR", raising=False)
+    installed = pyodide_dir()
+    if installed is None:
+        pytest.skip("Pyodide is not installed (make pyodide needs npm)")
+    sources, _ = _pyodide_copy()
+    for source in sources:
+        shutil.copy(installed / Path(source).name, tmp_path / Path(source).name)
+    monkeypatch.setenv("GOSTOP_PYODIDE_DIR", str(tmp_path))
+    assert pyodide_dir() == tmp_path
+    made = Bundle()
+    manifest = json.loads(made.manifest)
+    version = json.loads((installed / "package.json").read_text())["version"]
+    assert manifest["pyodide"] == f"pyodide/{version}/" and "why" not in manifest
+
+    monkeypatch.setattr("service.api.page.bundle", lambda: made)
+    from service.app import create_app
+
+    client = create_app().test_client()
+    for name in sources:
+        with client.get(f"/table/pyodide/{version}/{Path(name).name}") as answer:
+            if Path(name).name == "package.json":
+                assert answer.status_code == 404  # read by the service, not served
+            else:
+                assert answer.status_code == 200 and answer.data == (tmp_path / Path(name).name).read_bytes(), name
 
 
 def test_ci_runs_make_test_like_the_readme():

@@ -359,6 +359,8 @@ def test_replay_in_progress_tells_who_moves_next(client):
         {
             "player": "A",
             "expects": "play",
+            # the deck has bonus cards: one played from hand is replaced from the stock (RULES.md 5.6)
+            "bonus_from_hand": {"way": "replace", "stock_taken": 1},
             "capture_months": [],
             "shake_months": [1, 7, 9, 11],
             "bomb_months": [2, 4, 5, 6, 8, 10, 12],
@@ -386,6 +388,25 @@ def test_replay_in_progress_tells_who_moves_next(client):
         }
     ]
     assert body["rules"]["preset"] == "korean-2p" and body["engine_version"]
+
+
+def test_next_says_which_capture_needs_no_asking_and_what_a_bonus_from_hand_takes(client):
+    """RULES.md 5.1: the log names which of two layout cards of a month a capture takes; where the two are the
+    same to every rule (two plain junk of November) the answer names the first, so an app entering the turn
+    need not ask, and it does not where they differ (September's cup and its ribbon). RULES.md 5.6: what a
+    bonus card played from hand takes from the stock, by the rules' way."""
+    layout = ["nov-junk-1", "nov-junk-2", "sep-animal", "sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon"]
+    deal = {"layout": [*layout, "apr-junk-1"]}
+    body = {"rules": {"preset": "korean-2p", "bonus_cards": ["bonus-3"]}, "players": ["A", "B"], "deal": deal}
+    said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
+    assert said["capture_months"] == [9, 11] and said["alike_captures"] == ["nov-junk-1"]
+    assert said["bonus_from_hand"] == {"way": "replace", "stock_taken": 1}
+    body["rules"]["bonus_from_hand"] = "extra-flip"
+    said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
+    assert said["bonus_from_hand"] == {"way": "extra-flip", "stock_taken": 0}
+    body["rules"] = {"preset": "korean-2p", "bonus_cards": []}  # no bonus card in the deck: nothing to say of one
+    said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
+    assert "bonus_from_hand" not in said and said["alike_captures"] == ["nov-junk-1"]
 
 
 def test_replay_every_prefix_of_a_log_is_a_legal_request(client):

@@ -46,7 +46,9 @@ self.addEventListener("message", (event) => {
   if (event.data !== "keep-engine") return;
   const manifest = caches.match(at("table/engine.json")).then((kept) => kept || fetch(at("table/engine.json")));
   // the page works without the engine (the service rules): a failure here is no failure of the page
-  event.waitUntil(manifest.then((response) => response.json()).then(keepEngine).catch(() => {}));
+  // once kept, the page is told: it starts the engine once, so that its memory is kept for the next visit
+  const told = () => event.source?.postMessage("engine-kept");
+  event.waitUntil(manifest.then((response) => response.json()).then(keepEngine).then(told).catch(() => {}));
 });
 
 self.addEventListener("install", (event) => {

@@ -15,6 +15,7 @@ let said = false;
 
 export function start() {
   if (loading) return loading;
+  performance.mark("gostop-engine-start"); // bench/page_engine.py: when the page asked for its engine
   loading = new Promise((resolve, reject) => {
     try {
       worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });

@@ -387,29 +387,32 @@ function legalCards() {
   return cards;
 }
 
-// Two cards of a month lie on the layout: a real choice only when they differ for the score (a ribbon and a
-// junk); two plain junk of a month are the same to every rule, and the page takes the first itself.
+// Two cards of a month lie on the layout: the capture takes the one the player names, unless the engine says
+// the two are alike to every rule (the answer's `alike_captures`: the card to name without asking), or, for
+// the card played, names the months where a capture is asked and not this one.
 function choiceOf(card, played = true) {
   const two = layoutOfMonth(monthOf(card));
   if (two.length !== 2) return null;
-  // the service names the months where the played card's capture is asked
+  const alike = (asked()?.alike_captures || []).find((id) => two.includes(id));
+  if (alike) return { auto: alike };
   if (played && said("capture_months", monthOf(card)) === false) return { auto: CARDS.find((c) => two.includes(c.id)).id };
-  const [x, y] = two.map((id) => CARD[id]);
-  const alike = x.kind === y.kind && x.junk_units === y.junk_units && (x.tags || []).join() === (y.tags || []).join();
-  return alike ? { auto: CARDS.find((c) => two.includes(c.id)).id } : { two };
+  return { two };
 }
 
-const usedStock = (d) => {
-  const k = knobs();
-  return (d.bonus_flipped || []).length + (d.bonus && k.bonus_from_hand !== "extra-flip" ? 1 : 0)
-    + (d.bonus && k.bonus_from_hand === "extra-flip" && d.play ? 1 : 0);
-};
+// What a bonus card played from hand does, as the engine says it (the answer's `bonus_from_hand`): with an
+// extra flip, the next card entered is the stock top turned over and played.
+const extraFlip = (d) => Boolean(d.bonus) && asked()?.bonus_from_hand?.way === "extra-flip";
+
+// The stock cards the turn has used: those entered as turned over (bonus cards, an extra flip's card) and those
+// the engine says a bonus card from hand takes before the play; the flip is asked while the stock has more.
+const usedStock = (d) => (d.bonus_flipped || []).length + (d.bonus ? asked()?.bonus_from_hand?.stock_taken ?? 0 : 0)
+  + (extraFlip(d) && d.play ? 1 : 0);
 
 // The step the current turn is at, from what has been entered so far.
 function step() {
   const { next, stock } = table();
   const d = state.draft;
-  const extra = d.bonus && knobs().bonus_from_hand === "extra-flip";
+  const extra = extraFlip(d);
   if (next.expects === "call") return "call";
   if (next.expects === "chongtong" || next.expects === "shodang") return next.expects; // RULES.md 4.3, 8.7
   if (d.mode === "declare") return "declare";
