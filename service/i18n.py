@@ -397,4 +397,4 @@ def request_words() -> Words:
     """The Words of the request being answered."""
     from flask import request  # the language layer itself does not need Flask; only this helper does
 
-    return words_for(request.headers.get("Accept-Language"))
+    return words_for(request.environ.get("HTTP_ACCEPT_LANGUAGE"))  # the header, without building request.headers
