@@ -64,7 +64,7 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     hands = args.out / "hands.json"
-    hands.write_text(json.dumps([simulate("korean-2p", seed) for seed in range(HANDS)]))
+    hands.write_text(json.dumps([simulate("korean-2p", seed).to_dict() for seed in range(HANDS)]))  # a Log: its body
     without, once = (collected(args.out / f"callgrind.{n}.out", hands, n) for n in (0, 1))
     build = "compiled" if COMPILED else "pure"
     print(f"{build}: {(once - without) / HANDS / 1000:.1f}k instructions a hand (callgrind files in {args.out})")
