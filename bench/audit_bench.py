@@ -125,9 +125,17 @@ def breakdown(hands: list[bytes], archive: Path, batch: int = 200) -> dict[str, 
             body = orjson.loads(line)
             body.pop("id")
             auditing.read_recorded(body.pop("recorded", None))
-            auditing.shape_errors(body)
 
-    parts["checks: id, recorded, shape (with decoding)"] = cpu_per_hand(checks, len(sample))
+    parts["checks: id, recorded (with decoding)"] = cpu_per_hand(checks, len(sample))
+
+    def read() -> None:
+        for line in sample:
+            body = orjson.loads(line)
+            body.pop("id")
+            body.pop("recorded", None)
+            engine.Log.from_dict(body)
+
+    parts["reading: Log.from_dict, the shape checked (with decoding)"] = cpu_per_hand(read, len(sample))
     parts["audit_line: decoding, checks, engine, payments"] = cpu_per_hand(
         lambda: [auditing.audit_line(line) for line in sample], len(sample)
     )
@@ -173,8 +181,8 @@ class Watch:
     """The processes of a command (and ``others``, e.g. a cluster's), sampled every 50 ms from /proc: their
     peak resident size summed, and the CPU each used while watched (its last sample before it exited)."""
 
-    def __init__(self, command: list[str], others: list[int]) -> None:
-        self.command, self.others = command, others
+    def __init__(self, command: list[str], others: list[int], env: dict[str, str] | None = None) -> None:
+        self.command, self.others, self.env = command, others, env
         self.before = {pid: _proc(pid, "cpu") for pid in others}
         self.cpu: dict[int, int] = {}
         self.peak = 0
@@ -182,7 +190,7 @@ class Watch:
     def run(self) -> tuple[bytes, float]:
         """Run the command; its stdout and wall seconds."""
         started = time.perf_counter()
-        proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
         watcher = threading.Thread(target=self._watch, args=(proc,))
         watcher.start()
         out, err = proc.communicate()
@@ -207,14 +215,15 @@ class Watch:
 
 
 def audit(
-    archive: Path, *options: str, others: list[int] | None = None, idle: float = 0.0
+    archive: Path, *options: str, others: list[int] | None = None, idle: float = 0.0, root: Path | None = None
 ) -> tuple[float, float, float]:
     """(hands a second by the audit's own summary, wall seconds, CPU microseconds a hand over every process
     that worked: the command's own and ``others``, less what ``others`` spend idle (``idle`` CPU seconds a
     second, times the wall time): a Dask scheduler and its workers spend a few percent of a core on their
     heartbeats whatever they do, which on a loaded machine, where a run takes long, would be counted as the
-    audit's)."""
-    watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [])
+    audit's). ``root``: another checkout's gostop (on the path before this one)."""
+    env = None if root is None else {**os.environ, "PYTHONPATH": str(root)}
+    watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [], env)
     out, wall = watch.run()
     summary = json.loads(out.splitlines()[-1])
     return float(summary["hands_per_second"]), wall, (watch.cpu_seconds() - idle * wall) / summary["hands"] * 1e6
@@ -241,6 +250,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory-lines", type=int, default=1_000_000, help="0: skip the memory runs")
     parser.add_argument("--parts-only", action="store_true", help="only where the CPU goes, no audit run")
+    parser.add_argument("--against", type=Path, help="another checkout: its audit on every core, in turn")
+    parser.add_argument("--no-dask", action="store_true", help="leave the Dask cluster out")
     args = parser.parse_args()
     # engine.COMPILED says which build runs; without it, a compiled engine is told by its extension module
     build = "compiled" if getattr(engine, "COMPILED", not str(engine.__file__).endswith(".py")) else "pure"
@@ -268,6 +279,12 @@ def main() -> None:
                 archive, "--scheduler", cluster.address, others=cluster_pids, idle=idle
             ),
         }
+        if args.no_dask:
+            del cases["gostop audit --scheduler (Dask, 2 workers)"]
+        if args.against is not None:
+            cases[f"--against: audit --jobs {cores}, every core"] = lambda: audit(
+                archive, "--quiet", root=args.against.resolve()
+            )
         best = {name: (0.0, 0.0, 0.0) for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.rounds):

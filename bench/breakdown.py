@@ -6,7 +6,9 @@ Each part is timed on its own with the same body, in microseconds of this proces
 (the machine is shared: CPU time leaves out the waits for the other processes), the garbage collector held
 off, the lowest of interleaved rounds (noise only ever adds time). "words" is what the renderer spends on
 sentences (the renderer timed with Words that say nothing, subtracted from it); "Flask" is the app without
-the middleware, less the parts its view runs; "middleware" is the app with it, less without.
+the middleware and its after-request hooks (gzip), less the parts its view runs; "hooks" what those hooks add;
+"middleware" the middleware without its access log (request id, metrics, headers), less the app without it;
+"access log" the rest of the whole request.
 
     python bench/breakdown.py [--requests 1000] [--rounds 7] [--against <checkout>]
 
@@ -23,12 +25,26 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PARTS = ("parse", "validate", "engine", "words", "json", "encode", "flask", "middleware", "whole", "bare")
+PARTS = (
+    "parse",
+    "validate",
+    "engine",
+    "words",
+    "json",
+    "encode",
+    "flask",
+    "hooks",
+    "middleware",
+    "access log",
+    "whole",
+    "bare",
+)
 ENDPOINTS = ("score", "settle", "replay")
 HERE = Path(__file__).resolve().parent
 
@@ -129,6 +145,8 @@ def _silent_words(words: Any) -> Any:
 
 def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
     """Every part of every endpoint, in this process: the lowest of ``rounds`` rounds."""
+    # the metrics as under gunicorn: prometheus-client's multiprocess files (it reads this when it is imported)
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="breakdown-metrics-"))
     import bare_app
     import orjson
     from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
@@ -139,7 +157,19 @@ def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the access log is written, to nowhere
     from service.wsgi import app  # the app as gunicorn loads it
 
-    inner = app.wsgi_app.wsgi_app  # the Flask app without gostop's middleware
+    observed = app.wsgi_app
+    inner = observed.wsgi_app  # the Flask app without gostop's middleware
+    hooks = app.after_request_funcs.get(None, [])  # the after-request hooks (gzip)
+    unlogged = type(observed)(inner, observed.extra_headers, None)  # the middleware without its access log
+
+    def without_hooks(make: Callable[[], dict[str, Any]]) -> float:
+        saved = list(hooks)
+        hooks.clear()
+        try:
+            return per_request(inner, make, requests)
+        finally:
+            hooks.extend(saved)
+
     layout = _Layout()
     words = words_for(None)
     silent = _silent_words(words)
@@ -195,6 +225,8 @@ def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
                 "silent": per_call(render(name, result, silent, rules), requests),
                 "encode": per_call(lambda answer=answer: orjson.dumps(answer), requests),
                 "inner": per_request(inner, environ_factory(f"/v1/{name}", body), requests),
+                "bare_flask": without_hooks(environ_factory(f"/v1/{name}", body)),
+                "unlogged": per_request(unlogged, environ_factory(f"/v1/{name}", body), requests),
                 "whole": per_request(app, environ_factory(f"/v1/{name}", body), requests),
                 "bare": per_request(bare_app.app, environ_factory(f"/v1/{name}", SCORE_BODY), requests),
             }
@@ -210,8 +242,10 @@ def measure(requests: int, rounds: int) -> dict[str, dict[str, float]]:
             "words": t["render"] - t["silent"],
             "json": t["silent"],
             "encode": t["encode"],
-            "flask": t["inner"] - view,
-            "middleware": t["whole"] - t["inner"],
+            "flask": t["bare_flask"] - view,
+            "hooks": t["inner"] - t["bare_flask"],
+            "middleware": t["unlogged"] - t["inner"],
+            "access log": t["whole"] - t["unlogged"],
             "whole": t["whole"],
             "bare": t["bare"],
         }

@@ -18,11 +18,16 @@ from __future__ import annotations
 import email.utils
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import quote
 
 import orjson
-import requests
+
+if TYPE_CHECKING:
+    import requests
+# requests itself (and urllib3 under it) is imported by the first Client made, not by ``import gostop``: the
+# audit's processes (its reader and the forkserver of its workers) import the package and never ask the network,
+# and requests was half of their start-up (docs/audit.md)
 
 __all__ = ["Answer", "Client", "ConnectionFailed", "GostopError", "ProblemError", "TimedOut", "Transport"]
 
@@ -152,7 +157,11 @@ class Client:
         self.retries = retries
         self.backoff = backoff
         self.max_wait = max_wait
-        self.session = session or requests.Session()
+        if session is None:
+            import requests
+
+            session = requests.Session()
+        self.session = session
         self._sleep = sleep
         self.session.headers["Accept"] = f"{JSON}, {PROBLEM}"
         if language:
@@ -217,6 +226,8 @@ class Client:
         """One request, tried again on a connection error or a 503 as the class says; the answer as it came
         (whatever its status). Raises ConnectionFailed when every try failed to connect, TimedOut when the
         service did not answer in time."""
+        import requests  # imported by __init__ already: a lookup
+
         headers = {"Content-Type": content_type} if body is not None else None
         url = self.base_url + path
         attempt = 0

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import orjson
 from flask import Flask, redirect
 from flask.globals import request_ctx
+from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
@@ -49,10 +50,21 @@ CHANGELOG.md lists what each version added.
 """
 
 
+class _NoSessions(SecureCookieSessionInterface):
+    """The service keeps no session (it has no secret key): every request gets the same empty NullSession,
+    which refuses to be written, rather than a new one made per request after a look for the key."""
+
+    _none = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self._none
+
+
 class GoStopFlask(Flask):
-    """Flask with orjson, and with the async check of each view and hook done once, not per call."""
+    """Flask with orjson, no sessions, and with the async check of each view and hook done once, not per call."""
 
     json_provider_class = OrjsonProvider
+    session_interface = _NoSessions()
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         sync = self._sync_funcs.get(func)

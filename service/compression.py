@@ -13,7 +13,7 @@ import zlib
 
 from flask import Flask, Response, request
 
-__all__ = ["LEVEL", "MIN_SIZE", "accepts_gzip", "init_app"]
+__all__ = ["LEVEL", "MIN_SIZE", "accepts_gzip", "add_vary", "init_app"]
 
 MIN_SIZE = 1024
 LEVEL = 1
@@ -41,18 +41,37 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     return q > 0
 
 
+def add_vary(response: Response, name: str) -> None:
+    """``response.vary.add(name)``, without werkzeug's parse of the header into a set and back (and its
+    KeyError, an exception object built and caught, when the header is absent): the same header results."""
+    headers = response.headers
+    said = headers.getlist("Vary")  # a plain walk of the list: no exception when there is none
+    if not said:
+        headers["Vary"] = name
+    elif len(said) == 1 and '"' not in said[0]:
+        if name.lower() not in (v.strip().lower() for v in said[0].split(",")):
+            headers["Vary"] = f"{said[0]}, {name}"  # as werkzeug writes it back: ", " between the names
+    else:
+        response.vary.add(name)  # rare (two Vary headers, quoting): werkzeug's own merge
+
+
 def _compress(response: Response) -> Response:
-    if (
-        response.direct_passthrough
-        or response.is_streamed
-        or response.status_code < 200
-        or response.status_code in (204, 304)
-        or "Content-Encoding" in response.headers
-        or not (response.mimetype or "").startswith(_TEXT)
-    ):
+    # Read off the answer's own headers (a plain list) and the request's environ: the properties
+    # (``mimetype``, ``"X" in headers``, ``request.headers``) parse or raise a KeyError per request.
+    if response.direct_passthrough or response.status_code < 200 or response.status_code in (204, 304):
         return response
-    response.vary.add("Accept-Encoding")  # whether it is compressed depends on the request
-    if not accepts_gzip(request.headers.get("Accept-Encoding")):
+    content_type = encoded = None
+    for name, value in response.headers.items():
+        lowered = name.lower()
+        if lowered == "content-type":
+            content_type = value if content_type is None else content_type
+        elif lowered == "content-encoding":
+            encoded = value
+    mimetype = (content_type or "").partition(";")[0].strip()  # as ``response.mimetype`` reads it
+    if encoded is not None or not mimetype.startswith(_TEXT) or response.is_streamed:
+        return response
+    add_vary(response, "Accept-Encoding")  # whether it is compressed depends on the request
+    if not accepts_gzip(request.environ.get("HTTP_ACCEPT_ENCODING")):
         return response
     body = response.get_data()
     if len(body) <= MIN_SIZE:

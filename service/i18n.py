@@ -8,9 +8,10 @@ when the service starts (English, the default, is the only one named in code), s
 its folder (docs/LANGUAGES.md). ``make messages`` re-extracts the template ``service/locale/messages.pot``
 from the code and merges it into every catalog.
 
-Babel reads a catalog and compiles it (``compile_catalog``); the sentences are then said with the standard
-library's gettext alone. The page's engine (docs/page-engine.md) runs this module under Pyodide, where Babel
-is not: it is given each catalog compiled (``messages.mo`` in place of ``messages.po``), made by the same
+Babel reads a catalog and compiles it (``compile_catalog``; the compiled bytes are kept in the catalog's
+``__pycache__``, keyed by its content); the sentences are then said with the standard library's gettext
+alone. The page's engine (docs/page-engine.md) runs this module under Pyodide, where Babel is not: it is
+given each catalog compiled (``messages.mo`` in place of ``messages.po``), made by the same
 ``compile_catalog``, and says the same sentences.
 
 Korean sentences need the particle that fits the word before it (은/는, 이/가, 을/를, 과/와, 으로/로),
@@ -24,6 +25,7 @@ Each sentence is read once into a ``Template``; saying it only fills it in.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import string
@@ -311,6 +313,31 @@ def compile_catalog(lang: str, path: Path) -> bytes:
     return compiled.getvalue()
 
 
+def _compiled(lang: str, po: Path) -> bytes:
+    """``compile_catalog``, kept beside the catalog as Python keeps its bytecode: ``__pycache__/messages.<hash
+    of the .po>.mo``, so that a process that starts (a gunicorn worker, the command, an audit's processes) reads
+    the compiled bytes rather than having Babel parse the .po again (about 0.04 s of CPU for the three
+    catalogs). Keyed by the catalog's content, a cached copy is never stale; a folder that cannot be written
+    only means compiling every time."""
+    digest = hashlib.sha256(po.read_bytes()).hexdigest()[:24]
+    cache = po.parent / "__pycache__" / f"{po.stem}.{digest}.mo"
+    try:
+        return cache.read_bytes()
+    except OSError:
+        pass
+    compiled = compile_catalog(lang, po)
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        for stale in cache.parent.glob(f"{po.stem}.*.mo"):  # an earlier version of the catalog
+            stale.unlink(missing_ok=True)
+        written = cache.with_name(f"{cache.name}.{os.getpid()}")
+        written.write_bytes(compiled)
+        os.replace(written, cache)  # whole or not at all, whichever process writes it
+    except OSError:
+        pass
+    return compiled
+
+
 def discover(locale: Path = LOCALE_DIR) -> dict[str, Words]:
     """Every language of ``locale``: English (the message ids themselves), then each folder holding a catalog,
     in the order of their tags."""
@@ -319,7 +346,7 @@ def discover(locale: Path = LOCALE_DIR) -> dict[str, Words]:
         lang = folder.parent.name
         po, mo = folder / "messages.po", folder / "messages.mo"
         if po.is_file():
-            found[lang] = Words(lang, GNUTranslations(io.BytesIO(compile_catalog(lang, po))))
+            found[lang] = Words(lang, GNUTranslations(io.BytesIO(_compiled(lang, po))))
         elif mo.is_file():  # the page's engine: compiled where Babel is (service.page_engine)
             found[lang] = Words(lang, GNUTranslations(io.BytesIO(mo.read_bytes())))
     return found
@@ -397,4 +424,4 @@ def request_words() -> Words:
     """The Words of the request being answered."""
     from flask import request  # the language layer itself does not need Flask; only this helper does
 
-    return words_for(request.headers.get("Accept-Language"))
+    return words_for(request.environ.get("HTTP_ACCEPT_LANGUAGE"))  # the header, without building request.headers

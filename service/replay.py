@@ -741,10 +741,12 @@ def lean_asked() -> tuple[bool, bool]:
     from flask import request
     from webargs.flaskparser import abort
 
-    view = request.args.get("view")
+    # the query string read only when there is one, and the header from the environ: what werkzeug's
+    # ``request.args`` and ``request.headers`` give, without building either for a request that has neither
+    view = request.args.get("view") if request.environ.get("QUERY_STRING") else None
     if view is not None and view not in VIEWS:
         abort(422, messages={"query": {"view": [f"Must be one of: {', '.join(VIEWS)}."]}})
-    preferred = prefers_minimal(request.headers.get("Prefer"))
+    preferred = prefers_minimal(request.environ.get("HTTP_PREFER"))
     return view == LEAN or (view is None and preferred), preferred and view != "full"
 
 
@@ -815,6 +817,7 @@ def examples() -> dict[str, dict[str, Any]]:
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
+    from .compression import add_vary
     from .endpoints import post_endpoint
     from .jsonio import answered
 
@@ -873,7 +876,7 @@ def blueprint() -> GoStopBlueprint:
                 response.headers["Preference-Applied"] = "return=minimal"
         else:
             response = answered(replay_answer(body, request_words(), written))
-        response.vary.add("Prefer")
+        add_vary(response, "Prefer")
         return response
 
     return post_endpoint(
