@@ -1324,6 +1324,7 @@ def test_check_in_the_tables_words(table):
     t = table
     t.refusals_expected = True
     t.offline_expected = True
+    _without_the_engine(t)  # offline, no new verdict: the page that cannot rule itself (test_page_engine: with it)
     t.open("check")
     t.click('[data-key="load-live"]')
     assert t.page.locator('div.verdict[data-verdict="no-game"]').inner_text() == "진행 중인 실시간 기록이 없습니다"
@@ -1452,6 +1453,7 @@ def test_every_control_is_at_least_44_px(table):
     t = table
     _needs(t.base, "evening")
     t.offline_expected = True
+    _without_the_engine(t)  # the offline banner's controls are measured too (with the engine, no banner)
     t.open("settle")
     _rules(t)
     t.page.select_option('[data-key="players"]', "3")
