@@ -33,6 +33,7 @@ from engine.simulate import simulate
 from gostop.local import LocalService
 from gostop.server import free_port
 from tests.conftest import ROOT
+from tests.test_cli import SETTLE  # the README's settle example: B pays A 20 points (gwangbak)
 
 pytestmark = pytest.mark.xdist_group("install")
 
@@ -47,29 +48,6 @@ DATA = (
     "service/static/docs.html",
     "service/static/rules.css",
 )
-SETTLE = {  # B pays A 20 points (gwangbak), as tests/test_cli.py's
-    "rules": "korean-2p",
-    "stake": 100,
-    "winner": "A",
-    "players": [
-        {
-            "id": "A",
-            "go_count": 1,
-            "captured": [
-                *("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal", "jan-junk-1"),
-                *("jan-junk-2", "feb-junk-1", "feb-junk-2", "mar-junk-1", "mar-junk-2", "apr-junk-1", "apr-junk-2"),
-                "nov-double",
-            ],
-        },
-        {
-            "id": "B",
-            "captured": [
-                *("sep-animal", "may-junk-1", "may-junk-2", "jun-junk-1", "jun-junk-2", "oct-junk-1", "oct-junk-2"),
-                "oct-ribbon",
-            ],
-        },
-    ],
-}
 SCORE = {"rules": "korean-2p", "cards": ["jan-bright", "mar-bright", "aug-bright"]}
 EVENING = {"people": ["A", "B"], "stake": 100, "hands": [{"settle": {k: v for k, v in SETTLE.items() if k != "rules"}}]}
 LOG = simulate("korean-2p", 5).to_dict()

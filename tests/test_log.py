@@ -99,15 +99,21 @@ def test_a_log_rules_as_the_replay_of_its_body_does(name):
 # --- Log.from_dict: the one reader of a replay body -----------------------------------------------------------
 
 
+# bodies not of the replay's shape, and the field each names: the engine's reader here, the API in test_replay
+SHAPE_FAULTS = [
+    ({"players": ["A", "B"], "deal": {}}, "deal.layout"),
+    ({"players": ["A", "B"]}, "deal"),
+    ({"players": ["A"], "deal": LIVE["deal"]}, "players"),
+    ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": "A plays"}, "moves"),
+    ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [1]}, "moves.0"),
+    ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [{}] * 201}, "moves"),
+]
+
+
 @pytest.mark.parametrize(
     ("body", "path"),
     [
-        ({"players": ["A", "B"], "deal": {}}, "deal.layout"),
-        ({"players": ["A", "B"]}, "deal"),
-        ({"players": ["A"], "deal": LIVE["deal"]}, "players"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": "A plays"}, "moves"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [1]}, "moves.0"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [{}] * 201}, "moves"),
+        *SHAPE_FAULTS,
         ({**LIVE, "stake": 2.5}, "stake"),
         ({**LIVE, "stake": "2"}, "stake"),
         ({**LIVE, "stake": True}, "stake"),

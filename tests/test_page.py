@@ -2158,12 +2158,9 @@ def test_the_reviews_evening_of_six_hands_in_40_taps(thumb):
     t.shot("ledger-evening")
 
 
-@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
-def test_the_cup_as_double_junk_is_not_a_trap(thumb):
-    """Issue 27, 1 (the review's D2): B's cup said as 쌍피 beside 6 junk is 8 junk units, not pibak: 20 points,
-    not 40. The junk field counts what its label says (the cup is chosen apart), the labels are not cut at
-    390 px, and the ruling shows its arithmetic: 9 + 1 go = 10 -> gwangbak x2 -> 20 points, 2,000."""
-    t = thumb
+def _say_the_reviews_dispute(t: Table) -> None:
+    """The review's dispute by counts, said by thumb: A stopped with 9 points and one go, 3 brights, 3 animals
+    and 10 junk units; B has no bright and 6 junk units."""
     t.open("settle")
     t.thumb('[data-key="winner-0"]')
     t.thumb('[data-key="mode-counts"]')
@@ -2174,6 +2171,15 @@ def test_the_cup_as_double_junk_is_not_a_trap(thumb):
     t.thumb_type('[data-key="q-junk_units-0"]', "10")
     t.thumb_type('[data-key="q-brights-1"]', "0")
     t.thumb_type('[data-key="q-junk_units-1"]', "6")
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_the_cup_as_double_junk_is_not_a_trap(thumb):
+    """Issue 27, 1 (the review's D2): B's cup said as 쌍피 beside 6 junk is 8 junk units, not pibak: 20 points,
+    not 40. The junk field counts what its label says (the cup is chosen apart), the labels are not cut at
+    390 px, and the ruling shows its arithmetic: 9 + 1 go = 10 -> gwangbak x2 -> 20 points, 2,000."""
+    t = thumb
+    _say_the_reviews_dispute(t)
     t.thumb('[data-key="q-cup-1-junk"]')
     assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "6"  # the field keeps what was said
     cut = t.page.eval_on_selector_all(
@@ -2506,16 +2512,7 @@ def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
     browser context (another phone, nothing stored) shows the same ruling, computed there; the text and the
     picture (PNG) say it in the page's language."""
     t = thumb
-    t.open("settle")
-    t.thumb('[data-key="winner-0"]')
-    t.thumb('[data-key="mode-counts"]')
-    t.thumb_type('[data-key="q-points-0"]', "9")
-    t.thumb('[data-key="go-0-plus"]')
-    t.thumb_type('[data-key="q-brights-0"]', "3")
-    t.thumb_type('[data-key="q-animals-0"]', "3")
-    t.thumb_type('[data-key="q-junk_units-0"]', "10")
-    t.thumb_type('[data-key="q-brights-1"]', "0")
-    t.thumb_type('[data-key="q-junk_units-1"]', "6")
+    _say_the_reviews_dispute(t)
     body = _sent(t, "/v1/settle", lambda: t.thumb('[data-key="submit"]', goes=True))
     t.page.wait_for_selector(".ruling")
     t.thumb('[data-key="share-settle"]')

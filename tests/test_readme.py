@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from service.replay import LIVE_EXAMPLE
 from tests.conftest import GUIDES, ROOT, guides_text
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -89,16 +90,7 @@ def test_the_readme_links_every_guide():
 def test_the_readmes_problem_is_what_the_service_answers(client):
     """README "Errors": the second move of a log made by the player who just moved."""
     shown = json.loads(re.search(r"## Errors\n.*?```json\n(.*?)\n```", README, re.S).group(1))
-    layout = [
-        "jan-bright",
-        "feb-junk-1",
-        "mar-ribbon",
-        "apr-junk-1",
-        "may-animal",
-        "jun-junk-1",
-        "aug-junk-2",
-        "oct-ribbon",
-    ]
+    layout = LIVE_EXAMPLE["deal"]["layout"]  # the README's log is the service's own live example
     moves = [
         {"player": "A", "play": "jan-junk-1", "draw": "dec-double"},
         {"player": "A", "play": "mar-bright", "draw": "mar-junk-1"},

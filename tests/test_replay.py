@@ -23,6 +23,7 @@ from tests.simulated import (
     replay_body,
     settle_body,
 )
+from tests.test_log import SHAPE_FAULTS
 from tests.words import detail, name
 
 # Presets, plus rule sets no preset covers: extra-flip with bonus cards, no bomb flip turns with bombs, and the
@@ -522,17 +523,7 @@ def test_replay_malformed_moves(client, move, code):
     assert problem["move_index"] == 2
 
 
-@pytest.mark.parametrize(
-    ("body", "path"),
-    [
-        ({"players": ["A", "B"], "deal": {}}, "deal.layout"),
-        ({"players": ["A", "B"]}, "deal"),
-        ({"players": ["A"], "deal": LIVE["deal"]}, "players"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": "A plays"}, "moves"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [1]}, "moves.0"),
-        ({"players": ["A", "B"], "deal": LIVE["deal"], "moves": [{}] * 201}, "moves"),
-    ],
-)
+@pytest.mark.parametrize(("body", "path"), SHAPE_FAULTS)
 def test_replay_schema_errors(client, body, path):
     problem = assert_problem(client.post("/v1/replay", json=body), 422, "validation-error")
     assert path in problem["errors"]
