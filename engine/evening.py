@@ -522,6 +522,7 @@ class _Book:
                 raise EveningError("carry-stated", why="pushes", pushes=hand.pushes)
             if hand.stake not in (1, self.stake):
                 raise EveningError("stake-stated", stake=hand.stake, evening_stake=self.stake)
+            # the evening's own carry, stake and pushes; every other field as the hand says (a sale, a shodang)
             priced = HandResult(
                 hand.players,
                 hand.winner,
@@ -529,8 +530,9 @@ class _Book:
                 self.streak,
                 self.stake,
                 hand.last_go,
-                pushes=pushes,
-                sit_out=hand.sit_out,
+                pushes,
+                hand.sit_out,
+                hand.pays_alone,
             )
             settled = settle(priced, self.rules)
             # RULES.md 4.5, 11.1: the fourth's sale is paid at the deal, whether the hand is given as a log or a result
@@ -551,8 +553,9 @@ class _Book:
             self.streak,
             self.stake,
             ended.last_go,
-            pushes=pushes,
-            sit_out=ended.sit_out,
+            pushes,
+            ended.sit_out,
+            ended.pays_alone,
         )
         captured = {seat.id: seat.captured for seat in state.seats}
         return price(priced, self.rules, captured), tuple(state.instant_payments)

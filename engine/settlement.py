@@ -28,7 +28,7 @@ from .cards import ANIMALS, BRIGHTS, CUP, RAIN_BRIGHT, RIBBONS, Card, CardSet, P
 from .errors import HandError
 from .moves import Outcome
 from .record import Record
-from .rules import CupPlacement, Gobak, GoScheme, RuleSet, TwoCardBomb
+from .rules import CupPlacement, Gobak, GoScheme, RuleSet, Shodang, TwoCardBomb
 from .scoring import CUP_JUNK_UNITS, Combination, Declared, Score, evaluate
 from .sitout import Sale, SitOut, check_sit_out, sale_of
 
@@ -530,7 +530,7 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
             )
         payments.append(Payment(loser.id, winner.id, points, points * hand.stake, tuple(checks), covers))
     if hand.pays_alone is not None:
-        payments = _shodang_alone(payments, hand.pays_alone, hand.stake)
+        payments = _shodang_alone(payments, hand.pays_alone, hand.stake, rules.shodang)
     return Settlement(
         outcome,
         winner.id,
@@ -547,8 +547,9 @@ def price(hand: HandResult, rules: RuleSet, captured: Mapping[str, CardSet]) -> 
     )
 
 
-def _shodang_alone(payments: list[Payment], alone: tuple[str, str], stake: int) -> list[Payment]:
-    """RULES.md 8.7: after a split shodang won by the one who accepted, one loser pays the other's share too."""
+def _shodang_alone(payments: list[Payment], alone: tuple[str, str], stake: int, who: Shodang) -> list[Payment]:
+    """RULES.md 8.7: after a split shodang won by the one who accepted, one loser pays the other's share too:
+    the one who declined it, or (``who`` caller) the one who called it."""
     payer, covered = alone
     rows = {p.payer: p for p in payments}
     if payer not in rows or covered not in rows:
@@ -559,7 +560,8 @@ def _shodang_alone(payments: list[Payment], alone: tuple[str, str], stake: int) 
     out = []
     for p in payments:
         if p is paid:
-            check = Check("shodang", True, 1, "pays-alone", {"covered": [covered]})
+            said = "pays-alone" if who is Shodang.DECLINER else "caller-pays-alone"
+            check = Check("shodang", True, 1, said, {"covered": [covered]})
             covers = (*p.covers, (covered, other.points)) if other.points else p.covers
             p = Payment(p.payer, p.payee, points, points * stake, (*p.checks, check), covers)
         elif p is other:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Expect, GameState, IllegalMoveError, Move, Outcome, format_log, parse_log, resolve
+from engine import Expect, GameState, IllegalMoveError, Log, Move, Outcome, evening, format_log, parse_log, resolve
 
 DATA = Path(__file__).resolve().parent / "data"
 TEXT_LOGS = sorted(DATA.glob("*.txt"))
@@ -159,6 +159,21 @@ def test_rules_8_7_when_the_accepter_wins_one_loser_pays_both_shares(who, alone,
     assert (pays[alone].points, pays[alone].amount, pays[alone].covers) == (12, 1200, ((spared, 6),))
     assert (pays[spared].points, pays[spared].amount) == (0, 0)
     assert {c.rule: c.reason for c in pays[spared].factors}["shodang"] == "covered"
+    # the reason names who pays alone: the one who declined, or the one who called (their words differ)
+    said = {"decliner": "pays-alone", "caller": "caller-pays-alone"}[who]
+    assert {c.rule: c.reason for c in pays[alone].factors}["shodang"] == said
+
+
+@pytest.mark.parametrize("who", ["decliner", "caller"])
+def test_rules_8_7_and_11_an_evening_pays_a_split_shodang_as_its_replay_does(who):
+    """A hand given to the evening as its log keeps the shodang's payment (it was priced as if none was called)."""
+    body = request("shodang-split-decliner-pays-3p-known")
+    rules = resolve({"preset": "korean-3p", "shodang": who})
+    log = Log.from_dict({**body, "rules": rules})
+    replayed = {p.payer: p.points for p in state_of(body, shodang=who).settle().payments}
+    assert sorted(replayed.values()) == [0, 12]  # one loser pays both shares
+    night = evening(rules, body["players"], [log], first_dealer=body["players"][0], stake=log.stake)
+    assert {p.payer: p.points for p in night.hands[0].settlement.payments} == replayed
 
 
 def test_rules_8_7_a_split_shodang_changes_nothing_when_another_player_wins():

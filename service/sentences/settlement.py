@@ -64,6 +64,12 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("shodang", "pays-alone"): Say(
         N_("{winner} accepted the shodang that {loser} declined: {loser} pays {covered}'s share too")
     ),
+    ("shodang", "caller-pays-alone"): Say(
+        N_(
+            "{winner} accepted the shodang {loser} called and {covered} declined: {loser}, who called it, pays "
+            "{covered}'s share too"
+        )
+    ),
     ("shodang", "covered"): Say(N_("{winner} accepted the shodang: {payer} pays {loser}'s share")),
     ("bomb", "bombed"): (
         plural(
