@@ -297,6 +297,57 @@ def test_next_offers_the_shodang_beside_the_plays_then_asks_each_answer(client):
     assert (nxt["player"], nxt["expects"], nxt["choices"]) == ("A", "shodang", ["accept", "decline"])
 
 
+def shodang_details(client, body: dict, lang: str) -> list[str]:
+    answer = client.post("/v1/replay", json=body, headers={"Accept-Language": lang}).get_json()
+    return [e["detail"] for e in answer["events"] if e["type"] in ("shodang", "shodang-answer")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "call"),
+    [
+        ("en", "C calls shodang: A is one card from three brights and B from chodan, and C holds a card"),
+        ("ko", "C가 쇼당을 불렀습니다: A는 삼광, B는 초단까지 한 장씩 남았고"),
+        ("zh", "C叫了僵局：A差一张凑成三光，B差一张凑成白条"),
+        ("ja", "Cがショダンを宣言しました：Aは三光まで、Bは草短まで"),
+    ],
+)
+def test_rules_8_7_the_call_says_who_is_one_card_from_which_combination(client, lang, call):
+    assert shodang_details(client, request(SHODANG), lang)[0].startswith(call)
+
+
+@pytest.mark.parametrize(
+    ("lang", "declined_second", "accepted_second"),
+    [
+        (
+            "en",
+            "B declines the shodang that A accepted: play goes on, and if A wins, B pays alone",
+            "B accepts the shodang that A declined: play goes on, and if B wins, A pays alone",
+        ),
+        (
+            "ko",
+            "A가 받은 쇼당을 B는 거절했습니다: 계속 치고, A가 이기면 B가 독박을 씁니다",
+            "A가 거절한 쇼당을 B는 받았습니다: 계속 치고, B가 이기면 A가 독박을 씁니다",
+        ),
+        (
+            "zh",
+            "A接受了僵局，B拒绝了：照常打下去，如果A赢了，由B独自付款",
+            "A拒绝了僵局，B接受了：照常打下去，如果B赢了，由A独自付款",
+        ),
+        (
+            "ja",
+            "Aが受けたショダンをBは断りました：続けて打ち、Aが勝てばBがひとりで払います",
+            "Aが断ったショダンをBは受けました：続けて打ち、Bが勝てばAがひとりで払います",
+        ),
+    ],
+)
+def test_rules_8_7_a_split_answer_says_who_accepted_and_who_declined(client, lang, declined_second, accepted_second):
+    body = request("shodang-split-decliner-pays-3p-known")
+    assert shodang_details(client, body, lang)[-1] == declined_second
+    swapped = [{"player": "A", "shodang": "decline"}, {"player": "B", "shodang": "accept"}]
+    body = {**body, "moves": [*body["moves"][:9], *swapped]}
+    assert shodang_details(client, body, lang)[-1] == accepted_second
+
+
 def test_no_existing_answer_gains_a_shodang_prompt(client):
     body = request(SHODANG)
     nxt = client.post("/v1/replay", json={**body, "rules": "korean-3p", "moves": body["moves"][:8]}).get_json()["next"]

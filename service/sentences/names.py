@@ -26,6 +26,7 @@ __all__ = [
     "OUTCOMES",
     "PLACES",
     "RULES",
+    "STANDOFF_COMBINATIONS",
     "STEAL_CAUSES",
     "card",
     "cards",
@@ -121,6 +122,15 @@ RULES = {
     "push": N_("push"),
     "empty-loser": N_("the exemption of a loser who captured nothing"),
     "shodang": N_("shodang"),
+}
+
+# A combination a shodang looks at (RULES.md 8.7), as "one card from ..." names it: two of the brights lack a third.
+STANDOFF_COMBINATIONS = {
+    "brights": N_("three brights"),
+    "godori": N_("godori"),
+    "hongdan": N_("hongdan"),
+    "cheongdan": N_("cheongdan"),
+    "chodan": N_("chodan"),
 }
 
 # What stole, as "for the ..." of a steal: the event that stole.

@@ -128,18 +128,27 @@ EVENTS: Mapping[EventType, Sentence] = {
         Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
     ),
     EventType.PLAY_ON: Say(N_("{player} was dealt all four cards of {month} and chooses to play on")),
+    # who is one card from which combination: the event's ``against``, read as ``one``/``other`` (STANDOFF)
     EventType.SHODANG: Say(
         N_(
-            "{player} calls shodang: each other player has taken two cards of a combination that a card {player} "
-            "holds would complete"
+            "{player} calls shodang: {one} is one card from {one_lacks} and {other} from {other_lacks}, and "
+            "{player} holds a card that would complete each"
         )
     ),
     EventType.SHODANG_ANSWER: (
         Say(N_("{player} accepts the shodang, and so did the other: nagari"), when=_has("result", "nagari")),
         Say(N_("{player} declines the shodang, and so did the other: play goes on"), when=_has("result", "play-on")),
+        # the answers split: the second answer names both, who accepted and who declined
         Say(
             N_(
-                "{player} answers the shodang, and the answers split: play goes on, and if {accepter} wins, "
+                "{player} accepts the shodang that {decliner} declined: play goes on, and if {player} wins, "
+                "{pays_alone} pays alone"
+            ),
+            when=lambda f: f.get("result") == "split" and f.get("answer") == "accept",
+        ),
+        Say(
+            N_(
+                "{player} declines the shodang that {accepter} accepted: play goes on, and if {accepter} wins, "
                 "{pays_alone} pays alone"
             ),
             when=_has("result", "split"),
@@ -181,7 +190,7 @@ def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
     """What an event means, in a sentence (and, where it stole nothing from someone, why). ``after_chok``: a sseul
     in the turn of a chok, which can only be a chok on a layout empty when the turn began, counted as a sseul
     (``chok_sseul``, RULES.md 5.3)."""
-    facts: Facts = {**e.data, "player": e.player or "", "after_chok": after_chok}
+    facts: Facts = {**e.data, "player": e.player or "", "after_chok": after_chok, **_standoff(e.data)}
     said = say(w, EVENTS[e.type], facts)
     spared = e.data.get("spared")
     if not spared:
@@ -189,6 +198,16 @@ def event_detail(w: Words, e: Event, *, after_chok: bool = False) -> str:
     for victim, reason in spared.items():
         said = w.text(AND_THEN).format(first=said, then=say(w, SPARED[reason], {"victim": victim, "cause": e.type}))
     return said
+
+
+def _standoff(data: Facts) -> Facts:
+    """A shodang's ``against`` (each other player -> the combination they are one card from, in seat order) as the
+    facts its sentence reads: ``one`` and ``one_lacks``, ``other`` and ``other_lacks``."""
+    against = data.get("against")
+    if not isinstance(against, Mapping) or len(against) != 2:
+        return {}
+    (one, one_lacks), (other, other_lacks) = against.items()
+    return {"one": one, "one_lacks": one_lacks, "other": other, "other_lacks": other_lacks}
 
 
 # Two sentences told one after the other: each language joins them its own way (a full stop, "。").

@@ -167,6 +167,7 @@ SPOKEN: Mapping[str, Callable[[Words, Any], Any]] = {
     "field": _named(names.FIELDS),
     "outcome": _named(names.OUTCOMES),
     "cause": _named(names.STEAL_CAUSES),
+    **dict.fromkeys(("one_lacks", "other_lacks"), _named(names.STANDOFF_COMBINATIONS)),  # a shodang's standoff
     "place": _place,
     "first": _place,
     "seen": _seen,
