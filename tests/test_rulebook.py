@@ -116,6 +116,21 @@ def test_the_korean_and_english_books_have_the_same_sections_and_decisions():
             )
 
 
+def test_rules_1_1_the_japanese_book_gives_months_11_and_12_in_hwatu_order_and_says_it_is_not_hanafudas():
+    """Hanafuda has 11 = willow (rain) and 12 = paulownia, Hwatu the other way round: the Japanese book's table
+    and the answers' month names follow Hwatu (the card ids do), and the book tells a hanafuda player so."""
+    from service.i18n import words_for
+    from service.sentences.names import MONTHS
+
+    ja = book("ja")
+    rows = ([cell.strip() for cell in line.strip("|").split("|")] for line in ja.splitlines() if line.startswith("|"))
+    flower = {cells[0]: cells[1] for cells in rows if len(cells) > 2}
+    assert "桐" in flower["11月"] and "雨" in flower["12月"] and "桐" not in flower["12月"]
+    w = words_for("ja")
+    assert "桐" in w.word(MONTHS[11]) and "雨" in w.word(MONTHS[12])
+    assert "日本の花札（11月が柳・雨、12月が桐）とは逆です" in section_text(ja, "1.1")
+
+
 def test_the_spec_sections_are_ours_too(rules_md):
     """The book keeps the numbering of the shared RULES.md, so a citation means the same in both; the evening
     (11) comes after them."""
