@@ -28,7 +28,8 @@ def http_problem(w: Words, code: str, why: str | None = None, **params: Any) -> 
 
 
 def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
-    """The problem details of an engine refusal: always 422, with the stable ``code`` and the culprit."""
+    """The problem details of an engine refusal: always 422, with the stable ``code``, the culprit, and ``why``
+    where the code is broken in more than one way (``shodang-not-allowed``: ``no-standoff``, ``already-called``...)."""
     body: dict[str, Any] = {
         "type": type_of(err.code),
         "title": words.title(w, type(err), err.code),
@@ -48,8 +49,9 @@ def rule_problem(w: Words, err: GoStopError) -> dict[str, Any]:
         body["limit"] = extra["limit"]
         if "factors" in extra:
             body["factors"] = dict(extra["factors"])
-    if isinstance(err, NotationError):
+    if err.why != err.code:  # which way the rule was broken (docs/errors.md), or what a text log held there
         body["why"] = err.why
+    if isinstance(err, NotationError):
         body.update({key: extra[key] for key in _NOTATION_FACTS if key in extra})
     return body
 

@@ -81,7 +81,11 @@ class ProblemSchema(Strict):
     )
     column = fields.Integer(metadata={"description": "with line: the column (from 1, counting characters)"})
     why = fields.String(
-        metadata={"description": "bad-notation: what was found there (docs/NOTATION.md 6: unexpected, unknown-card...)"}
+        metadata={
+            "description": "which way the rule was broken, where a code has several (shodang-not-allowed: "
+            "no-standoff, already-called...; docs/errors.md); bad-notation: what was found there (docs/NOTATION.md "
+            "6: unexpected, unknown-card...)"
+        }
     )
     token = fields.String(metadata={"description": "bad-notation: the word found (unexpected, not-a-number)"})
     expected = fields.String(metadata={"description": "bad-notation, unexpected: what belongs there"})

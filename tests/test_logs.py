@@ -11,8 +11,8 @@ the wording of a sentence), so the engine behind it can be rebuilt freely. A fil
 
 Expected fields, compared with the answer:
 
-- "error": {"status", "code", "move_index"} (null: the problem has no move index), and "card" or "player"
-  when given: the log is refused with that problem.
+- "error": {"status", "code", "move_index"} (null: the problem has no move index), and "card", "player" or
+  "why" when given: the log is refused with that problem.
 - "status", "next" ({"player", "expects"} or null), "layout" (a set of card ids), "stock_left".
 - "outcome", "winner", "base_points": the settlement's.
 - "events": every event of the answer, in order; an entry is an event type, or an object whose keys
@@ -169,7 +169,7 @@ def compare(expect: dict[str, Any], status: int, body: dict[str, Any]) -> list[s
     if "error" in expect:
         error = expect["error"]
         check("error.status", error["status"], status)
-        for key in ("code", "move_index", "card", "player"):
+        for key in ("code", "why", "move_index", "card", "player"):
             if key in error:
                 check(f"error.{key}", error[key], body.get(key))
         return problems
@@ -237,7 +237,8 @@ def engine_answer(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         log = Log.from_dict(request)
         result = log.replay()
     except GoStopError as err:
-        return 422, {"code": err.code, **{k: _plain(v) for k, v in err.context.items()}}
+        why = {"why": err.why} if err.why != err.code else {}  # as the API's problem gives it
+        return 422, {"code": err.code, **why, **{k: _plain(v) for k, v in err.context.items()}}
     state, settled = result.state, result.settlement
     stake = log.stake
     settlement = None

@@ -371,6 +371,7 @@ def test_the_api_refuses_each_illegal_shodang_with_its_code(client, rules, moves
     answer = client.post("/v1/replay", json=body)
     problem = answer.get_json()
     assert (answer.status_code, problem["code"], problem["move_index"]) == (422, code, moves)
+    assert problem.get("why", code) == why  # which way, where the code is broken in more than one
     assert problem["detail"]  # said in words
 
 
@@ -382,7 +383,7 @@ def test_the_api_refuses_a_shodang_at_a_table_of_two(client):
         "moves": [body["moves"][0], {"player": "A", "shodang": "call"}],
     }
     problem = client.post("/v1/replay", json=body).get_json()
-    assert (problem["code"], problem["move_index"]) == ("shodang-not-allowed", 1)
+    assert (problem["code"], problem["why"], problem["move_index"]) == ("shodang-not-allowed", "not-three-players", 1)
 
 
 @pytest.mark.parametrize(

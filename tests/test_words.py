@@ -456,21 +456,21 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     en, ko = evening(client, body, "en"), evening(client, body, "ko")
     assert hand_lines(ko, 0)[1] == "A가 이 판을 밀었습니다: B는 낼 돈 800원을 내지 않고, 다음 판이 2배가 됩니다"
     assert hand_lines(en, 0)[1] == "A pushes the hand: B pays nothing of the 800 owed, and the next hand pays ×2"
-    assert hand_lines(ko, 1)[1] == "밀기 한 번을 안고 시작합니다: 2배"
+    assert hand_lines(ko, 1)[1] == "밀린 판 한 판이 붙습니다: 2배"
     assert hand_lines(en, 1)[1] == "It carries 1 push: ×2"
     assert hand_lines(en, 2)[1] == "It carries 1 nagari just before it: ×2"
     push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
-    assert push["reason"] == "이번 판에 기다리던 밀기가 한 번 있습니다: 밀기마다 두 배"
+    assert push["reason"] == "밀린 판 한 판이 이번 판에 붙습니다: 밀린 판마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
     assert evening(client, twice, "ko")["detail"] == (
-        "둘째 판: 밀기가 이미 한 번 기다리고 있는데, 이 규칙에서는 잇달아 한 번까지만 밀 수 있습니다"  # r3 U1
+        "둘째 판: 벌써 한 판이 밀려 있는데, 이 규칙에서는 잇달아 한 판까지만 밀 수 있습니다"  # r3 U1
     )
 
 
 def test_r2_u4_a_redeal_in_the_ledger_is_patu(client):
     body = {"rules": "basic-2p", "people": ["A", "B"], "hands": [{"replay": _log("floor-four-redeal-basic-2p-hidden")}]}
     ko = evening(client, body, "ko")
-    assert hand_lines(ko, 0)[-1] == "파투: A가 같은 판을 다시 돌리고, 안고 가는 배수는 그대로입니다"
+    assert hand_lines(ko, 0)[-1] == "파투: A가 패를 다시 돌리고, 나가리나 밀기로 붙은 배수는 그대로 갑니다"
 
 
 def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
