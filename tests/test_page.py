@@ -1182,10 +1182,9 @@ def test_settle_asks_who_stopped(table):
     t.click('[data-key="winner-0"]')
     # the losers had no card tapped: asked about (the table trial's defect 6), not sent as "captured nothing"
     t.click('[data-key="submit"]')
-    assert t.page.locator(".submit-bar .ask-empty").count() == 2 and requests_seen == []
-    assert t.page.locator(".submit-bar .ask-empty").first.inner_text().startswith("을은 아무것도 못 먹었나요?")
+    assert t.page.locator(".submit-bar .ask-empty").count() == 1 and requests_seen == []
+    assert t.page.locator(".submit-bar .ask-empty").inner_text().startswith("을은 아무것도 못 먹었나요?")
     t.click('[data-key="c-empty-yes-1"]')
-    t.click('[data-key="c-empty-yes-2"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
     assert len(requests_seen) == 1
@@ -2311,7 +2310,19 @@ def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"]')
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
     assert t.page.locator('.ledger-table tr[data-hand="2"].bad').count() == 1
-    assert t.page.locator(".ledger-table .totals.pending").count() == 1
+    # the fresh trial of four, 2: the refused row says why (the service's detail), the totals are those of the
+    # hands ruled, said to stop there; the words of a service out of reach are not used while it answers
+    detail = t.page.locator(".ledger .problem").inner_text()
+    why = t.page.locator('.ledger-table tr[data-hand="2"] .why').inner_text()
+    assert why.startswith("둘째 판: ") and why in detail
+    totals = t.page.locator(".ledger-table tfoot .totals")
+    assert totals.get_attribute("class") == "totals partial" and totals.get_attribute("data-upto") == "1"
+    assert totals.locator("th").inner_text() == "첫째 판까지 합계 (판정한 판만)"
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    # a hand after the refused one waits for it, not for the network
+    _quick_hand(t, 0, {"points-0": "3", "ribbons-0": "7", "junk_units-1": "8", "junk_units-2": "8"})
+    assert "둘째 판을 고치면 판정합니다" in t.page.locator('.ledger-table tr[data-hand="3"]').inner_text()
+    assert "확인 대기" not in t.page.locator(".ledger").inner_text()
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
@@ -2877,3 +2888,42 @@ def test_correcting_a_hand_of_four_not_the_last_takes_its_own_seating(thumb):
         go = t.page.locator(f'.ledger-quick [data-key="lq-go-{s}-plus"]')
         assert go.get_attribute("aria-label") == ("{}의 고 +1" if t.lang == "ko" else "{}'s gos +1").format(names[s])
     _taps(t, "six hands of four, hand 4 corrected")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_nagari_with_brights_sold_says_the_sale_is_paid(thumb):
+    """The fresh trial of four, 3: a nagari row showed the sale beside "nobody pays". The sale stands on a
+    nagari (RULES.md 4.5, the project's decision; 9: instant payments stand): the row says the hand pays
+    nothing and the sale is paid, with the amounts the service's answer gives."""
+    t = thumb
+    names = FOUR[t.lang]
+    jh = 3
+    _people(t, names, count=4)
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="lq-winner-null"]', goes=True))
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="nagari"]')
+    row.wait_for()
+    answer = requests.post(t.base + "/v1/evening", json=body, headers={"Accept-Language": "ko"}, timeout=5).json()
+    ruled = answer["hands"][0]
+    assert ruled["settlement"]["sale"]["amount"] > 0
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
+        _money(t, ruled["totals"][p]) for p in names
+    ]
+    text = row.inner_text()
+    assert "나가리: 판돈은 없고 광값만 냅니다" in text and "아무도 내지 않습니다" not in text
+    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_ruling_by_counts_says_once_that_it_rests_on_counts(thumb):
+    """The fresh trial of four, 7: "(패를 보지 않고 말한 장수로 셈)" ended every line of a ruling by counts; it
+    is said once."""
+    t = thumb
+    _say_the_reviews_dispute(t)
+    t.thumb('[data-key="submit"]', goes=True)
+    t.page.wait_for_selector(".ruling")
+    checks = t.page.locator(".ruling .checks").inner_text()
+    assert "피박" in checks and "패를 보지 않고" not in checks
+    assert t.page.locator(".ruling").inner_text().count("패를 보지 않고 말한 장수로 셈") == 1
+    assert t.page.locator(".ruling [data-declared-note]").inner_text() == "패를 보지 않고 말한 장수로 셈했습니다."
