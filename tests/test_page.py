@@ -277,6 +277,15 @@ def _step(t: Table, key: str, times: int) -> None:
         t.click(f'[data-key="{key}-plus"]')
 
 
+def _a_card_for_the_losers(t: Table, players: int = 2) -> None:
+    """A junk card for each loser (seats 1 on), back to the first seat: a loser with no card is asked about
+    before the ruling (never sent as one who captured nothing without a word)."""
+    for seat, card in zip(range(1, players), ("jan-junk-1", "feb-junk-1"), strict=False):
+        _seat(t, seat)
+        _tap(t, card)
+    _seat(t, 0)
+
+
 def _rules(t: Table) -> None:
     """Open the rules panel (closed unless the person opens it)."""
     if not t.page.locator("details.rules").evaluate("d => d.open"):
@@ -409,6 +418,7 @@ def test_settle_picture_fits_long_names(table):
     t.page.fill('[data-key="name-2"]', long)
     t.page.press('[data-key="name-2"]', "Tab")
     _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    _a_card_for_the_losers(t, 3)
     t.click('[data-key="winner-0"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
@@ -442,6 +452,7 @@ def test_settle_while_the_service_is_unreachable(table):
     _without_the_engine(t)
     t.open("settle")
     _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')  # at the foot of the screen
@@ -465,6 +476,7 @@ def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_
     _worker_in_charge(t)
     entered = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
     _tap(t, *entered)
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')  # asked for while the service cannot be reached
@@ -1466,6 +1478,7 @@ def test_every_control_is_at_least_44_px(table):
     t.page.wait_for_selector("#seat-tab-2")
     _controls_fit_a_thumb(t, "settle, rules open")
     _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    _a_card_for_the_losers(t, 3)
     t.click('[data-key="winner-0"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
@@ -1722,7 +1735,10 @@ def test_the_ledger_says_the_carry_of_two_nagari(table):
     t.reload()
     carry = t.page.locator(".carry")
     assert carry.get_attribute("data-carry") == "2"
-    expected = {"ko": "나가리 2판 뒤: 이번 판은 4배로 계산됩니다", "en": "After 2 nagari hands: this hand counts ×4"}
+    expected = {
+        "ko": "나가리가 2판 이어진 뒤: 이번 판은 4배로 계산됩니다",
+        "en": "After 2 nagari hands: this hand counts ×4",
+    }
     assert carry.inner_text() == expected[t.lang]
 
 
@@ -2692,6 +2708,7 @@ def test_the_offline_banner_leaves_every_tab_in_sight(table):
     t.open("settle")
     # a hand the service accepts: the request that waited is sent once back online, and must not be refused
     _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')
