@@ -2944,3 +2944,19 @@ def test_a_ruling_by_counts_says_once_that_it_rests_on_counts(thumb):
     assert "피박" in checks and "패를 보지 않고" not in checks
     assert t.page.locator(".ruling").inner_text().count("패를 보지 않고 말한 장수로 셈") == 1
     assert t.page.locator(".ruling [data-declared-note]").inner_text() == "패를 보지 않고 말한 장수로 셈했습니다."
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_the_language_chooser_is_not_cut_on_a_390_px_phone(thumb):
+    """The table trial's T13 (docs/page-trial-2026-12-r3.md): at 390 px the language button showed "한국어" cut
+    (kept narrow for 360 px, issue 28). At 390 it is as wide as its widest name, and every tab is in sight."""
+    t = thumb
+    t.open("settle")
+    lang = t.page.locator(".lang")
+    shown = lang.evaluate("e => e.getBoundingClientRect().width")
+    natural = lang.evaluate(
+        "e => { e.style.maxWidth = 'none'; const w = e.getBoundingClientRect().width; "
+        "e.style.maxWidth = ''; return w; }"
+    )
+    assert shown >= natural - 0.5, (shown, natural)
+    assert t.all_in_sight("nav a")
