@@ -251,7 +251,8 @@ function table() {
         const note = k === bad ? h("span", { class: "why" }, ledger.problem.detail || t("ledger_refused", { hand: handName(k + 1) }))
           : bad !== null && k > bad ? t("ledger_waits", { hand: handName(bad + 1) }) : t("ledger_pending_short");
         return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
-          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, note)));
+          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, note),
+            fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null));
       }
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
@@ -265,14 +266,14 @@ function table() {
           fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null),
         people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
     })),
-    h("tfoot", {}, totalsRow(people, last, bad, before_)));
+    h("tfoot", {}, totalsRow(people, last, before_)));
 }
 
 // The totals: the evening's; with a hand refused, those of the hands ruled before it, said to be so (the
 // wording of a service out of reach is for that alone).
-function totalsRow(people, last, bad, before_) {
+function totalsRow(people, last, before_) {
   if (last) return h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")), people.map((p) => h("td", { class: "num", "data-total": p }, signed(last[p] ?? 0))));
-  if (bad !== null && ledger.problem) {
+  if (ledger.problem) {
     const upto = before_ && before_.length ? before_[before_.length - 1].totals : null;
     return h("tr", { class: "totals partial", "data-upto": upto ? before_.length : 0 },
       h("th", { scope: "row", colspan: 2 }, upto ? t("totals_upto", { hand: handName(before_.length) }) : t("totals_none")),
