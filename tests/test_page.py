@@ -277,6 +277,15 @@ def _step(t: Table, key: str, times: int) -> None:
         t.click(f'[data-key="{key}-plus"]')
 
 
+def _a_card_for_the_losers(t: Table, players: int = 2) -> None:
+    """A junk card for each loser (seats 1 on), back to the first seat: a loser with no card is asked about
+    before the ruling (never sent as one who captured nothing without a word)."""
+    for seat, card in zip(range(1, players), ("jan-junk-1", "feb-junk-1"), strict=False):
+        _seat(t, seat)
+        _tap(t, card)
+    _seat(t, 0)
+
+
 def _rules(t: Table) -> None:
     """Open the rules panel (closed unless the person opens it)."""
     if not t.page.locator("details.rules").evaluate("d => d.open"):
@@ -409,6 +418,7 @@ def test_settle_picture_fits_long_names(table):
     t.page.fill('[data-key="name-2"]', long)
     t.page.press('[data-key="name-2"]', "Tab")
     _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    _a_card_for_the_losers(t, 3)
     t.click('[data-key="winner-0"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
@@ -442,6 +452,7 @@ def test_settle_while_the_service_is_unreachable(table):
     _without_the_engine(t)
     t.open("settle")
     _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')  # at the foot of the screen
@@ -465,6 +476,7 @@ def test_a_reload_while_the_service_is_unreachable_opens_the_page_with_what_was_
     _worker_in_charge(t)
     entered = ("jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
     _tap(t, *entered)
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')  # asked for while the service cannot be reached
@@ -1173,15 +1185,21 @@ def test_settle_asks_who_stopped(table):
     t.page.on("request", lambda r: requests_seen.append(r.url) if r.url.endswith("/v1/settle") else None)
     t.click('[data-key="submit"]')
     need = t.page.locator(".submit-bar .need")
-    assert need.inner_text() == "누가 스톱했는지 위에서 고르세요" and requests_seen == []
+    assert need.inner_text() == "누가 났는지 위에서 고르세요" and requests_seen == []
     # the calls of each player are named with the player, above the deck
     assert t.page.locator('[data-key="go-0-plus"]').get_attribute("aria-label") == f"{t.names[0]}의 고 +1"
     calls = t.page.locator("#seat-panel .calls").bounding_box()
     deck = t.page.locator("#seat-panel .deck").bounding_box()
     assert calls and deck and calls["y"] < deck["y"]
     t.click('[data-key="winner-0"]')
+    # the losers had no card tapped: asked about (the table trial's defect 6), not sent as "captured nothing"
+    t.click('[data-key="submit"]')
+    assert t.page.locator(".submit-bar .ask-empty").count() == 1 and requests_seen == []
+    assert t.page.locator(".submit-bar .ask-empty").inner_text().startswith("을은 아무것도 못 먹었나요?")
+    t.click('[data-key="c-empty-yes-1"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
+    assert len(requests_seen) == 1
 
 
 # --- flow 3: an evening's ledger -----------------------------------------------------------------------
@@ -1460,6 +1478,7 @@ def test_every_control_is_at_least_44_px(table):
     t.page.wait_for_selector("#seat-tab-2")
     _controls_fit_a_thumb(t, "settle, rules open")
     _tap(t, "jan-ribbon", "feb-ribbon", "mar-ribbon")
+    _a_card_for_the_losers(t, 3)
     t.click('[data-key="winner-0"]')
     t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
@@ -1683,10 +1702,10 @@ def test_the_nagari_carry_is_said_with_its_factor(browser, server, lang):
     context.close()
     expected = {
         "ko": [
-            "나가리 1판 뒤: 이번 판은 2배로 계산됩니다",
-            "나가리 3판 뒤: 이번 판은 8배로 계산됩니다",
-            "나가리 2판 뒤: 이번 판은 9배로 계산됩니다",
-            "나가리 3판 뒤: 이번 판은 4배로 계산됩니다 (나가리 배수는 4배까지)",
+            "나가리 다음 판: 이번 판은 2배로 계산됩니다",
+            "나가리가 3판 이어진 뒤: 이번 판은 8배로 계산됩니다",
+            "나가리가 2판 이어진 뒤: 이번 판은 9배로 계산됩니다",
+            "나가리가 3판 이어진 뒤: 이번 판은 4배로 계산됩니다 (나가리 배수는 4배까지)",
         ],
         "en": [
             "After 1 nagari hand: this hand counts ×2",
@@ -1716,7 +1735,10 @@ def test_the_ledger_says_the_carry_of_two_nagari(table):
     t.reload()
     carry = t.page.locator(".carry")
     assert carry.get_attribute("data-carry") == "2"
-    expected = {"ko": "나가리 2판 뒤: 이번 판은 4배로 계산됩니다", "en": "After 2 nagari hands: this hand counts ×4"}
+    expected = {
+        "ko": "나가리가 2판 이어진 뒤: 이번 판은 4배로 계산됩니다",
+        "en": "After 2 nagari hands: this hand counts ×4",
+    }
     assert carry.inner_text() == expected[t.lang]
 
 
@@ -2304,7 +2326,19 @@ def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"]')
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
     assert t.page.locator('.ledger-table tr[data-hand="2"].bad').count() == 1
-    assert t.page.locator(".ledger-table .totals.pending").count() == 1
+    # the fresh trial of four, 2: the refused row says why (the service's detail), the totals are those of the
+    # hands ruled, said to stop there; the words of a service out of reach are not used while it answers
+    detail = t.page.locator(".ledger .problem").inner_text()
+    why = t.page.locator('.ledger-table tr[data-hand="2"] .why').inner_text()
+    assert why.startswith("둘째 판: ") and why in detail
+    totals = t.page.locator(".ledger-table tfoot .totals")
+    assert totals.get_attribute("class") == "totals partial" and totals.get_attribute("data-upto") == "1"
+    assert totals.locator("th").inner_text() == "첫째 판까지 합계 (판정한 판만)"
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == ["+900원", "−300원", "−600원"]
+    # a hand after the refused one waits for it, not for the network
+    _quick_hand(t, 0, {"points-0": "3", "ribbons-0": "7", "junk_units-1": "8", "junk_units-2": "8"})
+    assert "둘째 판을 고치면 판정합니다" in t.page.locator('.ledger-table tr[data-hand="3"]').inner_text()
+    assert "확인 대기" not in t.page.locator(".ledger").inner_text()
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
@@ -2327,7 +2361,10 @@ def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
     assert "둘째 판" in t.page.locator(".problem").inner_text()
     labels = [b.inner_text().split()[0] for b in t.page.locator(".ledger-table .row-edit").all()]
     assert labels == ["1", "1", "2"]  # the row taken out, struck through, would be the first again
-    assert "2번째 판을 받아들일 수 없습니다" in t.page.locator('.ledger-table tr[data-hand="3"]').inner_text()
+    # the refused row says why, in the service's words, which count the hands as the page does
+    detail = t.page.locator(".problem").inner_text()
+    assert "둘째 판: " in t.page.locator('.ledger-table tr[data-hand="3"] .why').inner_text()
+    assert t.page.locator('.ledger-table tr[data-hand="3"] .why').inner_text() in detail
 
 
 FIVE = ["철수", "영희", "민수", "지훈", "수진"]
@@ -2671,6 +2708,7 @@ def test_the_offline_banner_leaves_every_tab_in_sight(table):
     t.open("settle")
     # a hand the service accepts: the request that waited is sent once back online, and must not be refused
     _tap(t, "jan-bright", "mar-bright", "aug-bright", "feb-animal", "apr-animal", "aug-animal")
+    _a_card_for_the_losers(t)
     t.click('[data-key="winner-0"]')
     t.context.set_offline(True)
     t.click('[data-key="submit"]')
@@ -2744,3 +2782,181 @@ def test_a_refusal_is_said_again_in_the_new_language(table):
     t.idle()
     korean = t.page.locator(".settle .problem").inner_text()
     assert korean != english and re.search("[가-힣]", korean)
+
+
+# --- issue 27: the fresh trial of four (the ledger's corrections, refusals, nagari sales, words) ---------
+
+
+def _four_hand(
+    winner: int, players: list[int], sitter: int, names: list[str], points: int = 3, ribbons: int = 7
+) -> dict:
+    """A quick hand of four as the page sends it: the winner's points and ribbons, each loser 8 junk; the fourth
+    from the dealer sits out, showing nothing."""
+    return {
+        "settle": {
+            "winner": names[winner],
+            "players": [
+                {
+                    "id": names[s],
+                    "declared": {"points": points, "ribbons": ribbons, "cup": "none"}
+                    if s == winner
+                    else {"junk_units": 8, "cup": "none"},
+                    "go_count": 0,
+                    **({"shakes": 0, "bombs": 0} if s == winner else {}),
+                }
+                for s in players
+            ],
+            "sit_out": {"player": names[sitter], "seat": 4, "hand": []},
+        }
+    }
+
+
+def _ribbon_hand(t: Table, winner: int, players: list[int], points: str = "3", ribbons: str = "7") -> int:
+    """A hand of four by thumb: the winner's points and ribbons, each other player 8 junk."""
+    typed = {f"points-{winner}": points, f"ribbons-{winner}": ribbons}
+    typed.update({f"junk_units-{s}": "8" for s in players if s != winner})
+    return _quick_hand(t, winner, typed)
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_correcting_a_hand_of_four_not_the_last_takes_its_own_seating(thumb):
+    """The fresh trial of four (issue 27), 1: correcting hand 4 of six opened the form with the next hand's dealer
+    and sitter, asked about one who sat hand 4 out, and the hands after it were never ruled again. The form
+    takes hand 4's own seating (the service's dealer, the entry's sitter); once saved, every hand is ruled and
+    the totals are what the service says of the six hands as corrected. No reason given: none shown."""
+    t = thumb
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    # dealers: 철수, 영희 (nagari: 영희 again), 영희, 민수, 지훈, 철수; the fourth from each sits out
+    seating = [
+        (yh, [cs, yh, ms], jh),
+        (None, [yh, ms, jh], cs),
+        (ms, [yh, ms, jh], cs),
+        (jh, [ms, jh, cs], yh),
+        (cs, [jh, cs, yh], ms),
+        (yh, [cs, yh, ms], jh),
+    ]
+    for winner, players, _ in seating:
+        if winner is None:
+            with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+                t.thumb('[data-key="lq-winner-null"]', goes=True)
+            t.idle()
+        else:
+            assert _ribbon_hand(t, winner, players) <= 8
+    t.page.locator('.ledger-table tr[data-hand="6"][data-outcome="stop"]').wait_for()
+    assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
+    # hand 4 (dealer 민수, 영희 sat out) corrected: 지훈 had 8 ribbons, 4 points
+    t.thumb('[data-key="edit-4"]')
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    legend = t.page.locator(".ledger-quick .winner legend").inner_text()
+    assert names[ms] in legend and names[yh] not in legend, legend
+    assert legend.startswith("넷째 판" if t.lang == "ko" else "Hand 4"), legend
+    assert [t.page.locator(f'[data-key="sit-{s}"]').is_checked() for s in range(4)] == [False, True, False, False]
+    assert t.page.locator(f'[data-key="sit-{ms}"]').is_disabled()  # hand 4's dealer
+    assert t.page.locator(f'[data-key="lq-winner-{jh}"]').is_checked()
+    assert t.page.locator(f'[data-key="q-points-{yh}"]').count() == 0  # not asked about the one who sat out
+    t.thumb_type(f'[data-key="q-points-{jh}"]', "4")
+    t.thumb_type(f'[data-key="q-ribbons-{jh}"]', "8")
+    bodies: list[dict] = []
+    t.page.on("request", lambda r: bodies.append(r.post_data_json) if r.url.endswith("/v1/evening") else None)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending):not(.partial)").wait_for()
+    assert t.page.locator(".problem").count() == 0
+    # every hand ruled, the corrected one in hand 4's place
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 0
+    assert t.page.locator(".ledger-table tr[data-outcome]").count() == 6
+    # the service's word on the six hands as corrected, asked apart (seated as the table sat)
+    hands = [
+        {
+            "settle": {
+                "winner": None,
+                "players": [{"id": names[s]} for s in players],
+                "sit_out": {"player": names[sitter], "seat": 4, "hand": []},
+            }
+        }
+        if winner is None
+        else _four_hand(winner, players, sitter, names, *((4, 8) if n == 4 else ()))
+        for n, (winner, players, sitter) in enumerate(seating, 1)
+    ]
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "people": names,
+        "first_dealer": names[cs],
+        "stake": 100,
+        "hands": hands,
+    }
+    answer = requests.post(t.base + "/v1/evening", json=body, timeout=5)
+    assert answer.status_code == 200, answer.text
+    want = answer.json()["totals"]
+    assert want != {p: 0 for p in names}
+    assert [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names] == [_money(t, want[p]) for p in names]
+    assert [h["settle"]["winner"] for h in bodies[-1]["hands"]] == [h["settle"]["winner"] for h in hands]
+    # no reason was said: none is shown (not "이유 없음")
+    table_text = t.page.locator(".ledger-table").inner_text()
+    assert "이유 없음" not in table_text and "no reason" not in table_text
+    assert t.page.locator(".ledger-table .reason").count() == 0
+    # the hands are counted one way (셋째 판, as the service says them), and the calls are named with the player
+    if t.lang == "ko":
+        assert "번째 판" not in t.page.locator(".ledger").inner_text()
+    t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)  # hand 7: 영희 deals, 철수 sits out
+    for s in (yh, ms, jh):
+        go = t.page.locator(f'.ledger-quick [data-key="lq-go-{s}-plus"]')
+        assert go.get_attribute("aria-label") == ("{}의 고 +1" if t.lang == "ko" else "{}'s gos +1").format(names[s])
+    _taps(t, "six hands of four, hand 4 corrected")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_nagari_with_brights_sold_says_the_sale_is_paid(thumb):
+    """The fresh trial of four, 3: a nagari row showed the sale beside "nobody pays". The sale stands on a
+    nagari (RULES.md 4.5, the project's decision; 9: instant payments stand): the row says the hand pays
+    nothing and the sale is paid, with the amounts the service's answer gives."""
+    t = thumb
+    names = FOUR[t.lang]
+    jh = 3
+    _people(t, names, count=4)
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    body = _sent(t, "/v1/evening", lambda: t.thumb('[data-key="lq-winner-null"]', goes=True))
+    row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="nagari"]')
+    row.wait_for()
+    answer = requests.post(t.base + "/v1/evening", json=body, headers={"Accept-Language": "ko"}, timeout=5).json()
+    ruled = answer["hands"][0]
+    assert ruled["settlement"]["sale"]["amount"] > 0
+    assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
+        _money(t, ruled["totals"][p]) for p in names
+    ]
+    text = row.inner_text()
+    assert "나가리: 판돈은 없고 광값만 냅니다" in text and "아무도 내지 않습니다" not in text
+    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_ruling_by_counts_says_once_that_it_rests_on_counts(thumb):
+    """The fresh trial of four, 7: "(패를 보지 않고 말한 장수로 셈)" ended every line of a ruling by counts; it
+    is said once."""
+    t = thumb
+    _say_the_reviews_dispute(t)
+    t.thumb('[data-key="submit"]', goes=True)
+    t.page.wait_for_selector(".ruling")
+    checks = t.page.locator(".ruling .checks").inner_text()
+    assert "피박" in checks and "패를 보지 않고" not in checks
+    assert t.page.locator(".ruling").inner_text().count("패를 보지 않고 말한 장수로 셈") == 1
+    assert t.page.locator(".ruling [data-declared-note]").inner_text() == "패를 보지 않고 말한 장수로 셈했습니다."
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_the_language_chooser_is_not_cut_on_a_390_px_phone(thumb):
+    """The table trial's T13 (docs/page-trial-2026-12-r3.md): at 390 px the language button showed "한국어" cut
+    (kept narrow for 360 px, issue 28). At 390 it is as wide as its widest name, and every tab is in sight."""
+    t = thumb
+    t.open("settle")
+    lang = t.page.locator(".lang")
+    shown = lang.evaluate("e => e.getBoundingClientRect().width")
+    natural = lang.evaluate(
+        "e => { e.style.maxWidth = 'none'; const w = e.getBoundingClientRect().width; "
+        "e.style.maxWidth = ''; return w; }"
+    )
+    assert shown >= natural - 0.5, (shown, natural)
+    assert t.all_in_sight("nav a")

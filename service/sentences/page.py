@@ -11,13 +11,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, P_, Words
+from ..i18n import N_, P_, Template, Words
 from . import names
 
 __all__ = ["CONTENTS", "PAGE", "page_words"]
 
 # The heading of the rule book's table of contents (GET /rules).
 CONTENTS = N_("Contents")
+
+
+class Nth(str):
+    """A word with an ordinal ``{n}`` (Korean ``{n:째}``: 셋째 판), which the page cannot say itself: served as
+    the first ten said (``{"1": "첫째 판", ...}``) and ``other`` with ``{n}`` for the page to fill in."""
+
+
+ORDINALS_SAID = 10
+
+
+def _nth(text: str) -> dict[str, str]:
+    said = Template(text)
+    out = {str(n): said.fill({"n": n}) for n in range(1, ORDINALS_SAID + 1)}
+    beyond = ORDINALS_SAID + 1
+    out["other"] = said.fill({"n": beyond}).replace(str(beyond), "{n}")
+    return out
+
 
 PAGE: dict[str, Any] = {
     "title": N_("Go-Stop at the table"),
@@ -207,7 +224,8 @@ PAGE: dict[str, Any] = {
     "ledger_quick": N_("The next hand, quickly"),
     "ledger_quick_add": N_("Rule it into the ledger"),
     "ledger_pending": N_("Not checked yet: ruled in order when the service answers again"),
-    "ledger_refused": N_("Hand {n} cannot be accepted"),
+    "ledger_refused": N_("{hand} cannot be accepted"),
+    "ledger_waits": N_("ruled once {hand} is corrected"),
     "ledger_dealer": N_("Next dealer: {p}"),
     "ruling": N_("Ruling"),
     "wins": N_("{p} wins with {s} points ({base} base points)"),
@@ -229,7 +247,7 @@ PAGE: dict[str, Any] = {
     "times": N_("×{n}"),
     "explanation": N_("Explanation"),
     "add_to_ledger": N_("Add to the ledger"),
-    "added_to_ledger": N_("Added to the ledger (hand {n})"),
+    "added_to_ledger": N_("Added to the ledger ({hand})"),
     "see_ledger": N_("See the ledger"),
     "ledger_mismatch": N_("The ledger has other players. Start a new ledger or use the same names."),
     "picture": N_("Who pays whom, as a picture"),
@@ -339,11 +357,11 @@ PAGE: dict[str, Any] = {
     "ledger_settle": N_("Settle the next hand"),
     "ledger_nagari": N_("Record a nagari"),
     "ledger_undo": N_("Remove the last hand"),
-    "ledger_removed": N_("Hand {n} removed"),
-    "ledger_restore": N_("Put hand {n} back"),
+    "ledger_restore": N_("Put {hand} back"),
     "ledger_new": N_("New evening"),
     "confirm_new_ledger": N_("Erase the ledger and start a new evening?"),
-    "hand_n": N_("hand {n}"),
+    # a hand's place in the evening, said one way in every sentence: first ... tenth as words, then digits
+    "hand_n": Nth(N_("Hand {n}")),
     "totals": N_("Totals"),
     "transfers": N_("At the end (fewest transfers)"),
     "transfer": N_("{from} → {to}: {amount}"),
@@ -380,16 +398,20 @@ PAGE: dict[str, Any] = {
     "entered_log": N_("a logged hand"),
     "entered_win": N_("{p} won {s}"),
     "sale_line": N_("{p} sold the brights, {n} points: {payers} pay {amount} each"),
-    "edit_hand": N_(": correct or remove this hand"),
+    "edit_hand": N_("Correct or remove {hand}"),
     "removed_because": N_("removed: {why}"),
     "fixed_because": N_("corrected: {why}"),
-    "no_reason": N_("no reason given"),
     "ledger_pending_short": N_("not ruled yet"),
     "dealer_of": N_("dealer: {p}"),
     "dealer_short": N_("dealer {p}"),
     "totals_partial": N_("Totals (not checked yet)"),
-    "edit_removed": N_("Hand {n} is removed."),
-    "edit_reason": N_("Hand {n}: why correct or remove it?"),
+    "totals_upto": N_("Totals to {hand}, the hands ruled"),
+    "totals_none": N_("No totals: no hand could be ruled"),
+    "nagari_sale": N_("Nagari: nobody pays for the hand, the brights sold are paid"),
+    "declared_reason": N_("{reason} (from the counts said at the table, not the cards)"),
+    "declared_note": N_("The counts were said at the table, not the cards shown."),
+    "edit_removed": N_("{hand} is removed."),
+    "edit_reason": N_("{hand}: why correct or remove it?"),
     "edit_remove": N_("Remove this hand"),
     "edit_fix": N_("Correct it"),
     "ledger_people": N_("Who is playing?"),
@@ -406,10 +428,10 @@ PAGE: dict[str, Any] = {
     "dealer_word": N_("dealer"),
     "sale_shown": N_("Tap the brights and bonus cards {p} shows (the sale)"),
     "sale_none": N_("{p} chose to sit out and sells nothing"),
-    "next_hand": N_("Hand {n} (dealer {p}): who won?"),
+    "next_hand": N_("{hand} (dealer {p}): who won?"),
     "winner_word": N_("winner"),
     "fold": N_("Fold"),
-    "fixing": N_("Correcting hand {n}"),
+    "fixing": N_("Correcting {hand}"),
     "share_link": N_("Share a link"),
     "share_text": N_("Share as text"),
     "share_png": N_("Share a picture"),
@@ -428,6 +450,8 @@ PAGE: dict[str, Any] = {
 def page_words(w: Words, node: Any = None) -> Any:
     """The page's words in one language, shaped as ``PAGE``."""
     node = PAGE if node is None else node
+    if isinstance(node, Nth):
+        return _nth(w.text(node))
     if isinstance(node, dict):
         return {key: page_words(w, value) for key, value in node.items()}
     if isinstance(node, list):

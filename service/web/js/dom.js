@@ -32,21 +32,22 @@ export function field(label, control, hint) {
 
 // A count with − and + (and, with `big`, a +big button); with `typed` the count is also a number field, for a
 // count a person would rather type (ten junk). onchange(value, typed): typed is true for a field's change,
-// which the caller draws with app.later (the tap that ended the typing must not be lost).
-export function stepper(label, value, min, max, onchange, key, { big = 0, typed = false } = {}) {
+// which the caller draws with app.later (the tap that ended the typing must not be lost). `name`: the accessible
+// name when the label shown is short ("고" shown, "민수의 고" said).
+export function stepper(label, value, min, max, onchange, key, { big = 0, typed = false, name = label } = {}) {
   const set = (v, fromField = false) => onchange(Math.max(min, Math.min(max, v)), fromField);
   const count = typed
     ? h("input", {
-        type: "number", inputmode: "numeric", min, max, value, class: "count", "data-key": key, "data-test": key, "aria-label": label,
+        type: "number", inputmode: "numeric", min, max, value, class: "count", "data-key": key, "data-test": key, "aria-label": name,
         onchange: (e) => set(Math.floor(Number(e.target.value) || 0), true),
       })
     : h("output", { "aria-live": "polite", "data-test": key }, String(value));
-  return h("div", { class: "stepper", role: "group", "aria-label": label },
-    h("span", { class: "field-label" }, label),
+  return h("div", { class: "stepper", role: "group", "aria-label": name },
+    h("span", { class: "field-label", "aria-hidden": name === label ? null : "true" }, label),
     h("span", { class: "steps" },
-      h("button", { type: "button", class: "step", "data-key": key + "-minus", "aria-label": `${label} −1`, disabled: value <= min, onclick: () => set(value - 1) }, "−"),
+      h("button", { type: "button", class: "step", "data-key": key + "-minus", "aria-label": `${name} −1`, disabled: value <= min, onclick: () => set(value - 1) }, "−"),
       count,
-      h("button", { type: "button", class: "step", "data-key": key + "-plus", "aria-label": `${label} +1`, disabled: value >= max, onclick: () => set(value + 1) }, "+"),
-      big ? h("button", { type: "button", class: "step big", "data-key": `${key}-plus${big}`, "aria-label": `${label} +${big}`, disabled: value >= max, onclick: () => set(value + big) }, `+${big}`) : null),
+      h("button", { type: "button", class: "step", "data-key": key + "-plus", "aria-label": `${name} +1`, disabled: value >= max, onclick: () => set(value + 1) }, "+"),
+      big ? h("button", { type: "button", class: "step big", "data-key": `${key}-plus${big}`, "aria-label": `${name} +${big}`, disabled: value >= max, onclick: () => set(value + big) }, `+${big}`) : null),
   );
 }

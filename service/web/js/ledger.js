@@ -17,7 +17,7 @@ import { CARDS, chip } from "./cards.js";
 import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
-import { t, number } from "./words.js";
+import { t, number, handName } from "./words.js";
 import { carryText, headline, problemView } from "./ruling.js";
 import { shareBar } from "./share.js";
 
@@ -81,10 +81,11 @@ const nagariStreak = () => (answered() ? ledger.answer.next.nagari_streak : trai
 
 // Who deals the next hand: the service's word; while it cannot be asked, what RULES.md 11.2 says (the last
 // winner, the same dealer after a nagari).
-function nextDealer() {
-  if (answered() && ledger.answer.next?.dealer) return ledger.answer.next.dealer;
+// `upTo`: the dealer of that hand (its place among the hands sent) instead of the next one.
+function nextDealer(upTo = null) {
+  if (upTo === null && answered() && ledger.answer.next?.dealer) return ledger.answer.next.dealer;
   let dealer = ledger.first_dealer || (ledger.people || [])[0];
-  for (const e of active()) {
+  for (const e of upTo === null ? active() : active().slice(0, upTo)) {
     const w = e.settle ? e.settle.winner : null;
     if (w) dealer = w;
   }
@@ -161,7 +162,9 @@ export function addHand({ players, preset, knobs = {}, stake, settle, replay }, 
   }
   if (!ledger.preset) Object.assign(ledger, { preset, knobs: { ...knobs }, stake });
   const strip = ({ rules, stake: s, nagari_streak, ...rest }) => rest;
-  ledger.hands.push(settle ? { settle: strip(settle) } : { replay: strip(replay) });
+  // the dealer the table saw when it entered the hand, kept beside it (not sent: the service works it out)
+  const dealer = nextDealer();
+  ledger.hands.push(settle ? { settle: strip(settle), dealer } : { replay: strip(replay), dealer });
   store();
   if (ask) evening();
   return { ok: true, hand: handLabel(ledger.hands.length - 1) }; // its number as the rows say it
@@ -190,6 +193,17 @@ function enteredText(entry) {
 function saleText(sale) {
   if (!sale) return null;
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
+}
+
+// Who dealt hand i (its index in the list): the service's word where it has answered for that hand, else
+// the dealer kept with the entry, else as nextDealer reckons while the service cannot be asked.
+function dealerOf(i) {
+  const entry = ledger.hands[i];
+  const k = handLabel(i) - 1;
+  const ruled = answered() ? ledger.answer.hands : rulingsBefore() || [];
+  if (!entry.removed && ruled[k]?.dealer) return ruled[k].dealer;
+  if (entry.dealer) return entry.dealer;
+  return nextDealer(k);
 }
 
 // A hand's number as the service counts it: its place among the hands not taken out (one taken out: the
@@ -225,16 +239,20 @@ function table() {
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { n: label }))));
+      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
       if (entry.removed) {
         return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
-          h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason || t("no_reason") }))));
+          h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", entry.removed.reason ? h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason })) : null));
       }
       k++;
       const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
+        // the refused hand says why (the service's words); those after it wait for it, not for the network
+        const note = k === bad ? h("span", { class: "why" }, ledger.problem.detail || t("ledger_refused", { hand: handName(k + 1) }))
+          : bad !== null && k > bad ? t("ledger_waits", { hand: handName(bad + 1) }) : t("ledger_pending_short");
         return h("tr", { "data-hand": i + 1, "data-pending": "", class: k === bad ? "bad" : "pending" }, number_,
-          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, k === bad ? t("ledger_refused", { n: k + 1 }) : t("ledger_pending_short"))));
+          h("td", { colspan: people.length + 1 }, enteredText(entry), " · ", h("small", {}, note),
+            fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null));
       }
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
@@ -245,11 +263,29 @@ function table() {
           why ? h("small", { class: "multipliers" }, why) : null,
           // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
           s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
-          entry.fixed ? h("small", { class: "reason" }, t("fixed_because", { why: entry.fixed })) : null),
+          fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null),
         people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
     })),
-    h("tfoot", {}, h("tr", { class: last ? "totals" : "totals pending" }, h("th", { scope: "row", colspan: 2 }, last ? t("totals") : t("totals_partial")),
-      people.map((p) => h("td", { class: "num", "data-total": p }, last ? signed(last[p] ?? 0) : "…")))));
+    h("tfoot", {}, totalsRow(people, last, before_)));
+}
+
+// The totals: the evening's; with a hand refused, those of the hands ruled before it, said to be so (the
+// wording of a service out of reach is for that alone).
+function totalsRow(people, last, before_) {
+  if (last) return h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")), people.map((p) => h("td", { class: "num", "data-total": p }, signed(last[p] ?? 0))));
+  if (ledger.problem) {
+    const upto = before_ && before_.length ? before_[before_.length - 1].totals : null;
+    return h("tr", { class: "totals partial", "data-upto": upto ? before_.length : 0 },
+      h("th", { scope: "row", colspan: 2 }, upto ? t("totals_upto", { hand: handName(before_.length) }) : t("totals_none")),
+      people.map((p) => h("td", { class: "num", "data-total": p }, upto ? signed(upto[p] ?? 0) : "–")));
+  }
+  return h("tr", { class: "totals pending" }, h("th", { scope: "row", colspan: 2 }, t("totals_partial")), people.map((p) => h("td", { class: "num", "data-total": p }, "…")));
+}
+
+// The reason a hand was corrected, as said (an older page kept it as a string, and wrote one when none was said).
+function fixedReason(entry) {
+  const why = typeof entry.fixed === "string" ? entry.fixed : entry.fixed?.reason;
+  return why && !["이유 없음", "no reason given"].includes(why) ? why : "";
 }
 
 // A hand's row tapped: take it out, or correct it (taken out, its entry back in the quick form), with a reason.
@@ -261,7 +297,7 @@ function editPanel() {
   const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
   if (entry.removed) {
     return h("div", { class: "panel edit", "data-edit": e.n },
-      h("p", {}, t("edit_removed", { n: handLabel(e.n - 1) })),
+      h("p", {}, t("edit_removed", { hand: handName(handLabel(e.n - 1)) })),
       h("div", { class: "actions" }, h("button", { type: "button", "data-key": "edit-restore", onclick: () => {
         delete entry.removed;
         ledger.edit = null;
@@ -269,11 +305,11 @@ function editPanel() {
         store();
         app.rerender();
         evening();
-      } }, t("ledger_restore", { n: handLabel(e.n - 1) }))));
+      } }, t("ledger_restore", { hand: handName(handLabel(e.n - 1)) }))));
   }
   const quickable = entry.settle && entry.settle.players.every((p) => p.declared || p.captured === undefined);
   return h("div", { class: "panel edit", "data-edit": e.n },
-    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { n: handLabel(e.n - 1) })),
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { hand: handName(handLabel(e.n - 1)) })),
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
@@ -285,9 +321,11 @@ function editPanel() {
         evening();
       } }, t("edit_remove")),
       quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
+        // the hand's own seating, taken before it is out of the evening (the dealer is the service's word)
+        const dealer = dealerOf(e.n - 1);
         entry.removed = { reason: reason(), fixing: true };
         ledger.quick = quickFrom(entry.settle);
-        ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason() };
+        ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason(), dealer };
         ledger.edit = null;
         // not asked of the service while the hand is out: without it the dealers after it would not follow
         // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
@@ -382,7 +420,8 @@ function setupPanel() {
 // The people in turn order from the dealer; those who sit out this hand (the dealer never: RULES.md 11.2).
 function handSeats() {
   const people = ledger.people;
-  const dealer = nextDealer();
+  // a hand being corrected is seated as it was played (its own dealer and sitters), not as the next one
+  const dealer = ledger.quick.fixes?.dealer || nextDealer();
   const d = Math.max(0, people.indexOf(dealer));
   const order = people.map((_, i) => (d + i) % people.length);
   const sitCount = people.length - playersPerHand(ledger.preset);
@@ -437,7 +476,8 @@ function quickEntry() {
     if (!seats.playing.some((s) => s !== q.winner && (unsaid(q.counts[s]) || blanks(q.counts, s, q.winner, knobs, seats.playing).length))) add();
     else app.rerender();
   };
-  const n = ledger.hands.length + 1;
+  // the hand's number as the service counts it (a hand being corrected: its own)
+  const n = q.fixes ? q.fixes.label : active().length + 1;
   const add = () => {
     if (q.winner === -1 || !seats.playing.includes(q.winner)) {
       q.needWinner = true;
@@ -466,8 +506,10 @@ function quickEntry() {
     if (sale) body.sit_out = sale;
     finish(body);
   };
-  const cell = (key, label, list, seat, max) => stepper(label, list[seat], 0, max, (v) => { list[seat] = v; changed(); }, `lq-${key}-${seat}`);
-  const winnerRow = h("fieldset", { class: "winner" }, h("legend", {}, t("next_hand", { n, p: people[seats.dealer] })),
+  // each call named with its player ("민수의 고"), the label shown short
+  const named = { go: "go_of", shakes: "shakes_of", bombs: "bombs_of" };
+  const cell = (key, label, list, seat, max) => stepper(label, list[seat], 0, max, (v) => { list[seat] = v; changed(); }, `lq-${key}-${seat}`, { name: t(named[key], { p: people[seat] }) });
+  const winnerRow = h("fieldset", { class: "winner" }, h("legend", {}, t("next_hand", { hand: handName(n), p: people[seats.dealer] })),
     h("div", { class: "segments" }, [...seats.playing.map((s) => [s, people[s]]), [null, t("nobody")]].map(([seat, label]) => h("label", { class: "radio-label segment" },
       h("input", { type: "radio", name: "ledger-winner", "data-key": "lq-winner-" + seat, checked: q.open && q.winner === seat, onchange: () => {
         if (seat === null) {
@@ -521,8 +563,8 @@ function quickEntry() {
         ? askEmpty(q.counts, seat, people[seat], answered, "q")
         : blanks(q.counts, seat, q.winner, knobs, seats.playing).length ? askBlanks(q.counts, seat, people[seat], blanks(q.counts, seat, q.winner, knobs, seats.playing), answered, "q") : null) : null,
     ] : null,
-    q.fixes ? h("p", { class: "hint" }, t("fixing", { n: q.fixes.label ?? q.fixes.n })) : null,
-    h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { n: q.added }) : "\u00a0"));
+    q.fixes ? h("p", { class: "hint" }, t("fixing", { hand: handName(q.fixes.label ?? q.fixes.n) })) : null,
+    h("p", { class: "added", role: "status" }, q.added ? t("added_to_ledger", { hand: handName(q.added) }) : "\u00a0"));
 }
 
 // The sale of the one who sat out (4 at a table that plays 광팔기): seat 4 from the dealer sells, seat 2 or 3
@@ -547,7 +589,9 @@ function finish(body) {
   if (out.ok && fixes) {
     // the correction goes in the place of the hand it corrects, the reason with it
     const entry = ledger.hands.pop();
-    entry.fixed = fixes.reason || t("no_reason");
+    entry.dealer = fixes.dealer;
+    // the reason as said (none said: none shown)
+    entry.fixed = { reason: fixes.reason || "" };
     ledger.hands.splice(fixes.n, 0, entry);
     out.hand = handLabel(fixes.n);
     store();

@@ -26,7 +26,7 @@ import { carryText, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
-import { t, number, language } from "./words.js";
+import { t, number, language, handName } from "./words.js";
 
 // The deal's layout size and the bonus cards there are: the engine's (engine.json, GET /v1/cards).
 const layoutSize = () => app.layoutSize?.[state.count] ?? 0;
@@ -804,7 +804,7 @@ function finishedPanel() {
     redeal
       ? h("p", { class: "hint" }, t("redeal_not_in_ledger"))
       : state.added && state.added.ok
-        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
+        ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { hand: handName(state.added.hand) }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
         : h("button", { type: "button", class: "primary", "data-key": "live-ledger", onclick: () => {
             state.added = addHand({ players: players(), preset: state.preset, knobs: state.knobs, stake: state.stake, replay: logOf() });
             store();

@@ -156,13 +156,15 @@ export function askBlanks(counts, seat, name, keys, changed, prefix = "q") {
 }
 
 // The question for a loser of whom nothing was said: "did X capture nothing?" Yes writes it down (the
-// empty-loser rule then applies, said in the ruling); no puts the cursor in X's first count.
-export function askEmpty(counts, seat, name, changed, prefix = "q") {
+// empty-loser rule then applies, said in the ruling); no puts the cursor in X's first count, or does `onNo`
+// (the cards entry: X's cards to tap).
+export function askEmpty(counts, seat, name, changed, prefix = "q", onNo = null) {
   return h("div", { class: "ask-empty", role: "alert", "data-seat": seat },
     h("p", {}, t("q.ask_empty", { p: name })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": `${prefix}-empty-yes-${seat}`, onclick: () => { counts[seat].empty = true; changed(); } }, t("q.empty_yes")),
       h("button", { type: "button", "data-key": `${prefix}-empty-no-${seat}`, onclick: () => {
+        if (onNo) return onNo();
         document.querySelector(`[data-key="${prefix}-junk_units-${seat}"]`)?.focus();
       } }, t("q.empty_no"))));
 }

@@ -66,6 +66,20 @@ function verdict(c) {
   return t("times", { n: c.factor });
 }
 
+// A check's reason without the note that it rests on counts said (the catalog's own sentence around it): the
+// note is said once for the ruling, not on every line.
+function plainReason(c) {
+  if (!c.facts || !c.facts.declared) return c.reason;
+  const [head, tail] = t("declared_reason").split("{reason}");
+  let reason = c.reason;
+  if (tail === undefined) return reason;
+  if (head && reason.startsWith(head)) reason = reason.slice(head.length);
+  if (tail && reason.endsWith(tail)) reason = reason.slice(0, -tail.length);
+  return reason;
+}
+
+const restsOnCounts = (settlement) => settlement.payments.some((p) => (p.checks || []).some((c) => c.facts && c.facts.declared));
+
 function checkList(payment) {
   const rows = payment.checks
     ? payment.checks.map((c) => ({ ...c, source: "checks" }))
@@ -75,11 +89,12 @@ function checkList(payment) {
     rows.map((c) => h("li", { class: "check " + (c.applied ? "applied" : "not-applied"), "data-rule": c.rule, "data-source": c.source },
       h("b", { class: "rule-name" }, t("rule." + c.rule)), " ",
       h("span", { class: "verdict" }, verdict(c)), " ",
-      h("span", { class: "reason" }, c.reason))));
+      h("span", { class: "reason" }, plainReason(c)))));
 }
 
 export function headline(settlement, names) {
-  if (settlement.outcome === "nagari") return t("nagari_result");
+  // a nagari pays no hand, but a sale stands (RULES.md 4.5, 9): the answer's sale is paid, and said so
+  if (settlement.outcome === "nagari") return settlement.sale && settlement.sale.amount > 0 ? t("nagari_sale") : t("nagari_result");
   // a redeal has no winner either: the deal does not count (RULES.md 4), it is not an instant win
   if (settlement.outcome === "redeal") return t("redeal_result");
   if (settlement.outcome !== "stop") return t("instant_win", { p: names(settlement.winner), o: t("outcome." + settlement.outcome) });
@@ -145,6 +160,7 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
     byCounts ? declaredScore(settlement) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
       h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", comboCards(i, counted)))) : null,
+    restsOnCounts(settlement) ? h("p", { class: "declared-note", "data-declared-note": "" }, t("declared_note")) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
       h("h3", {}, t("pays", { from: names(p.from), to: names(p.to) }), " ",
         h("span", { class: "pts" }, p.points ? t("points", { n: number(p.points) }) : t("pays_nothing")), " ",

@@ -19,7 +19,7 @@ import { carryText, rulingView, problemView } from "./ruling.js";
 import { offers } from "./shared.js";
 import { rulingLines, shareBar } from "./share.js";
 import { load, save } from "./store.js";
-import { t, number, language } from "./words.js";
+import { t, number, language, handName } from "./words.js";
 
 const SWITCHES = ["pibak_max_loser_junk", "gobak", "bonus_cards", "sep_animal"];
 // The bonus cards there are: the deck's, from the catalog (GET /v1/cards), not a copy of the engine's.
@@ -200,6 +200,9 @@ function request() {
 const seatList = () => players().map((_, seat) => seat);
 const blanksOf = (seat) => blanks(state.counts, seat, state.winner, rules(), seatList());
 const toAsk = (seat) => seat !== state.winner && (unsaid(state.counts[seat]) || blanksOf(seat).length > 0);
+// A loser with no card tapped and no junk counted: asked about as in the counts ("did X capture nothing?"),
+// never sent as one who captured nothing (who pays nothing) without a word; yes is kept as the counts' `empty`.
+const emptyHanded = (seat) => seat !== state.winner && !state.captured[seat].length && !state.junk[seat] && !state.counts[seat].empty;
 
 async function submit() {
   if (state.winner === -1) {
@@ -211,7 +214,7 @@ async function submit() {
   state.needWinner = false;
   // a loser of whom no count was said is asked about, never sent as "captured nothing"
   // and a loser's blank that a check rests on (their brights when the winner scores brights ...) is asked too
-  if (state.mode === "counts" && state.winner !== null && players().some((_, seat) => toAsk(seat))) {
+  if (state.winner !== null && players().some((_, seat) => (state.mode === "counts" ? toAsk(seat) : emptyHanded(seat)))) {
     state.asked = true;
     store();
     app.rerender();
@@ -536,7 +539,7 @@ function ledgerActions() {
   if (state.stale) return null;
   return h("div", { class: "actions" },
     state.added && state.added.ok
-      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { n: state.added.hand }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
+      ? h("p", { role: "status", class: "added" }, t("added_to_ledger", { hand: handName(state.added.hand) }), " ", h("a", { href: "#ledger", class: "link-button", "data-key": "see-ledger" }, t("see_ledger")))
       : h("button", { type: "button", class: "primary", "data-key": "add-ledger", onclick: toLedger }, t("add_to_ledger")),
     state.added && !state.added.ok ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
     h("button", { type: "button", "data-key": "start-over", onclick: startOver }, t("start_over")));
@@ -554,7 +557,11 @@ export function view() {
     h("div", { class: "submit-bar" },
       state.nagari_streak > 0 ? h("p", { class: "carry" }, carryText(state.nagari_streak, rules())) : null,
       h("button", { type: "button", class: "primary submit", "data-key": "submit", onclick: submit }, t("submit")),
-      state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null),
+      state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
+      // the cards entry's question, asked below the button that asked it
+      state.asked && state.mode === "cards" && state.winner !== null && state.winner >= 0
+        ? players().map((name, seat) => (emptyHanded(seat) ? askEmpty(state.counts, seat, name, changed, "c", () => { state.active = seat; changed(); }) : null))
+        : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
     state.result
       ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale, go: winnerGo(state.result) })

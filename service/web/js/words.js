@@ -96,14 +96,21 @@ export function t(key, params) {
   let value = key.split(".").reduce((node, part) => (node == null ? undefined : node[part]), WORDS[lang]);
   if (value === undefined) value = key.split(".").reduce((node, part) => (node == null ? undefined : node[part]), WORDS[DEFAULT]);
   if (value === undefined) return key;
-  // a word with plural forms ({one, other}) agrees with its {n}
-  if (value && typeof value === "object" && "other" in value) value = params && String(params.n) === "1" ? value.one : value.other;
+  // a word with plural forms ({one, other}) agrees with its {n}; an ordinal ({"1": "첫째 판", ..., other}) is
+  // said as the catalog says it, digits beyond
+  if (value && typeof value === "object" && "other" in value) {
+    const n = params ? String(params.n) : "";
+    value = n in value && n !== "other" ? value[n] : "one" in value && n === "1" ? value.one : value.other;
+  }
   if (typeof value !== "string") return value;
   return value.replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name, spec) => {
     if (!params || params[name] === undefined) return whole;
     return String(params[name]) + (spec ? particle(params[name], spec) : "");
   });
 }
+
+// A hand's place in the evening, one way in every sentence that names it ("셋째 판", "Hand 3").
+export const handName = (n) => t("hand_n", { n });
 
 export function number(n) {
   return Number(n).toLocaleString(lang);
