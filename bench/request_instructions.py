@@ -1,5 +1,6 @@
 """Instructions a request, counted by callgrind: POST /v1/score, /v1/settle, /v1/replay (full and lean) through
-gostop's WSGI app in process, a live game's replay (hands hidden: ``live``), and the bare app's request, a measure that does not drift with the machine's load.
+gostop's WSGI app in process, a live game's replay (hands hidden: ``live``), and the bare app's request, a
+measure that does not drift with the machine's load.
 
 The requests are made by ``collections.deque(map(...), maxlen=0)`` under ``--toggle-collect`` on deque's
 constructor, so callgrind counts only them: not the import, the app's start-up or the warm-up requests before.
