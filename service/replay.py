@@ -29,7 +29,7 @@ from engine import (
     read_log,
 )
 from engine.rules import Shodang, TwoCardBomb
-from engine.settlement import MAX_NAGARI_STREAK
+from engine.settlement import MAX_NAGARI_STREAK, nagari_carry
 from engine.simulate import simulate
 from engine.turn import bonus_stock_taken, bonus_then
 
@@ -417,6 +417,14 @@ class NextOut(Strict):
     )
 
 
+class NagariCarryOut(Strict):
+    streak = fields.Integer(required=True, metadata={"description": "the request's nagari_streak"})
+    factor = fields.Integer(
+        required=True, metadata={"description": "nagari_multiplier to the streak's power, capped by nagari_cap"}
+    )
+    capped = fields.Boolean(required=True, metadata={"description": "whether nagari_cap lowered it"})
+
+
 class SitOutOut(Strict):
     player = fields.String(required=True)
     seat = fields.Integer(required=True, metadata={"description": "counted from the dealer (1): 2, 3, or 4 (sells)"})
@@ -443,6 +451,10 @@ class ReplayResponse(Echo):
     instant_payments = fields.List(fields.Nested(InstantPaymentOut), required=True)
     next = fields.Nested(NextOut, required=True, allow_none=True)
     settlement = fields.Nested(SettlementOut, required=True, allow_none=True)
+    nagari_carry = fields.Nested(
+        NagariCarryOut,
+        metadata={"description": "with a nagari_streak: the factor it multiplies the hand by (RULES.md 8)"},
+    )
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
@@ -615,6 +627,13 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
         "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
         "settlement": settlement_json(w, r.settlement, state.rules, stake=stake) if r.settlement is not None else None,
     }
+    if nagari_streak:  # RULES.md 8: what the nagari hands just before multiply this one by, as the engine counts it
+        factor = nagari_carry(nagari_streak, state.rules)
+        out["nagari_carry"] = {
+            "streak": nagari_streak,
+            "factor": factor,
+            "capped": factor < state.rules.nagari_multiplier**nagari_streak,
+        }
     sitter = state.sit_out
     if sitter is not None:
         out["sit_out"] = {

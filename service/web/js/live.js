@@ -22,7 +22,7 @@ import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, chip, chips, deckGrid, deckIds, countsOf, cardName, monthOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
-import { carryText, rulingView, problemView } from "./ruling.js";
+import { carrySaid, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
@@ -837,7 +837,7 @@ function playView() {
     strip(),
     finished ? finishedPanel() : entryPanel(),
     other ? problemView({ body: other }) : null,
-    state.nagari_streak ? h("p", { class: "carry" }, carryText(state.nagari_streak, knobs())) : null,
+    answer.nagari_carry ? h("p", { class: "carry", "data-carry": answer.nagari_carry.streak }, carrySaid(answer.nagari_carry)) : null,
     h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(table().layout, t("layout"))),
     scoreboard(),
     answer.instant_payments.length ? h("section", { class: "instant" }, h("h3", {}, t("instant_payments")),
