@@ -978,7 +978,8 @@ def test_live_a_flip_of_the_month_played_asks_no_choice(table):
     nothing, as the engine's `draw_capture_months` says; B's flip of September asks which of its two."""
     t = table
     a, b = t.names[:2]
-    _start_live(t, ["nov-junk-1", "nov-bright", "sep-animal", "sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon", "apr-junk-1"])
+    layout = ["nov-junk-1", "nov-bright", "sep-animal", "sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon"]
+    _start_live(t, [*layout, "apr-junk-1"])
     _card(t, "nov-double")
     assert _step_now(t) == "capture"
     t.click('[data-choice="nov-bright"]')
@@ -2051,7 +2052,8 @@ def test_live_js_leaves_the_turn_rules_to_the_engine():
     code = "\n".join(line for line in LIVE_JS.splitlines() if not line.lstrip().startswith("//"))
     assert not re.search(r"monthOf\([^()]*\)\s*[!=]==?\s*monthOf\(", code)
     assert not re.search(r"\.length\s*[!=<>]=*\s*2\b", code)  # two layout cards of a month: capture_months
-    for knob in ("allow_shake", "allow_bomb", "sep_animal", "gobak", "two_card_bomb\"", "nagari_multiplier", "nagari_cap"):
+    knobs = ("allow_shake", "allow_bomb", "sep_animal", "gobak", 'two_card_bomb"', "nagari_multiplier", "nagari_cap")
+    for knob in knobs:
         assert knob not in code.replace("sep_animal_as", ""), knob
     # the knobs the page reads are the setup's (the house rules entered) and the deck's bonus cards, never to
     # decide a turn: no comparison with a knob's value
