@@ -3,8 +3,10 @@
 // says whose turn it is, what happened, every player's captures and score, and at a go/stop decision what a
 // stop pays now. What the next turn may be is the engine's to say (RULES.md 5 is written once, in the
 // engine): the answer's `next` lists the legal moves where the hands are known, and where they are hidden
-// what to prompt for (the months where a capture choice is asked, the months that can be shaken or bombed,
-// the flip turns held, a flip due); the page greys the cards and offers the tools from it.
+// what to prompt for (the months where a capture choice is asked, for the card played and for the card turned
+// over after it, the months that can be shaken or bombed, the flip turns held, a flip due, what may follow a
+// bonus card from hand, who may declare the cup); the page greys the cards and offers the tools from it, and
+// compares no card's month, counts no layout card and reads no knob to judge a turn itself.
 //
 // A turn is two taps on a phone held upright (390 x 844) without scrolling: the score strip, the prompt with
 // undo beside it, one row of tools (shake, bomb, the cup, a capture choice, go and stop) and the grid of
