@@ -63,6 +63,16 @@ def _replay_body() -> dict:
 REPLAY_BODY = _replay_body()
 
 
+def _live_body() -> dict:
+    """The page's live game (hands hidden, tests/fixtures/live-2p.json) twelve entries in: a turn due, so the
+    answer's ``next`` says what the turn may ask, as every replay answer of a live game does."""
+    body = json.loads((Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "live-2p.json").read_text())
+    return {**body, "moves": body["moves"][:12]}
+
+
+LIVE_BODY = _live_body()
+
+
 def lua_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -1,5 +1,6 @@
 """Instructions a request, counted by callgrind: POST /v1/score, /v1/settle, /v1/replay (full and lean) through
-gostop's WSGI app in process, and the bare app's request, a measure that does not drift with the machine's load.
+gostop's WSGI app in process, a live game's replay (hands hidden: ``live``), and the bare app's request, a
+measure that does not drift with the machine's load.
 
 The requests are made by ``collections.deque(map(...), maxlen=0)`` under ``--toggle-collect`` on deque's
 constructor, so callgrind counts only them: not the import, the app's start-up or the warm-up requests before.
@@ -23,7 +24,7 @@ RUN = """
 import collections, os, sys
 sys.path.insert(0, {bench!r})
 from breakdown import environ_factory
-from common import REPLAY_BODY, SCORE_BODY, SETTLE_BODY
+from common import LIVE_BODY, REPLAY_BODY, SCORE_BODY, SETTLE_BODY
 os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the access log is written, to nowhere
 name, n = sys.argv[1], int(sys.argv[2])
 if name == "bare":
@@ -33,7 +34,7 @@ else:
 path, body, query = {{
     "score": ("/v1/score", SCORE_BODY, ""), "settle": ("/v1/settle", SETTLE_BODY, ""),
     "replay": ("/v1/replay", REPLAY_BODY, ""), "lean": ("/v1/replay", REPLAY_BODY, "view=lean"),
-    "bare": ("/v1/score", SCORE_BODY, ""),
+    "bare": ("/v1/score", SCORE_BODY, ""), "live": ("/v1/replay", LIVE_BODY, ""),
 }}[name]
 make = environ_factory(path, body)
 def start_response(status, headers, exc_info=None):
@@ -49,7 +50,7 @@ for _ in range(n):
 collections.deque(map(one, range(n)), maxlen=0)
 """
 
-CASES = ("score", "settle", "replay", "lean", "bare")
+CASES = ("score", "settle", "replay", "lean", "bare", "live")
 
 
 def count(name: str, requests: int, out: Path) -> int:

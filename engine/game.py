@@ -15,13 +15,22 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from .cards import BRIGHTS, CHEONGDAN, CHODAN, GODORI, HONGDAN, Card, CardSet, Kind
+from .cards import BRIGHTS, CHEONGDAN, CHODAN, CUP, GODORI, HONGDAN, Card, CardSet, Kind
 from .deal import Deal, check_deal, chongtong_holders, four_of_a_month, read_deal
 from .errors import HandError, IllegalMoveError
 from .events import Event, EventType, InstantPayment
 from .moves import Expect, Move, Outcome
 from .record import Record
-from .rules import BonusFromHand, ChongtongAtDeal, ChongtongByBonus, DealRuling, FlipTiming, RuleSet, Shodang
+from .rules import (
+    BonusFromHand,
+    ChongtongAtDeal,
+    ChongtongByBonus,
+    CupPlacement,
+    DealRuling,
+    FlipTiming,
+    RuleSet,
+    Shodang,
+)
 from .scoring import total
 from .settlement import HandResult, PlayerHand, Settlement, price
 from .sitout import Sale, SitOut, sale_of
@@ -36,6 +45,7 @@ from .turn import (
     can_two_card_bomb,
     choices,
     chongtong_by_bonus,
+    draw_asks_choice,
     plan,
 )
 
@@ -65,11 +75,15 @@ class TurnOptions(Record):
     so a card of theirs played or flipped takes one of the two the log must name; a shake is possible in
     ``shake_months`` (none of the month on the layout), a bomb of three in ``bomb_months`` (its fourth alone
     there) and a two-card bomb in ``two_card_bomb_months`` (two of the month there, RULES.md 5.5), where the
-    rules have them; ``flip_turns`` the player holds after a bomb, and whether one is ``flip_due`` now."""
+    rules have them; ``flip_turns`` the player holds after a bomb, and whether one is ``flip_due`` now.
+    ``draw_capture_months``: (m, months) where a card of month ``m`` played changes the months where the card
+    turned over asks which of two it takes (RULES.md 5.2: not in the month played); after any other play, or
+    none, the flip asks in ``capture_months``."""
 
     __slots__ = (
         "bomb_months",
         "capture_months",
+        "draw_capture_months",
         "flip_due",
         "flip_turns",
         "player",
@@ -84,6 +98,7 @@ class TurnOptions(Record):
         "flip_turns",
         "flip_due",
         "two_card_bomb_months",
+        "draw_capture_months",
     )
 
     def __init__(
@@ -95,6 +110,7 @@ class TurnOptions(Record):
         flip_turns: int,
         flip_due: bool,
         two_card_bomb_months: tuple[int, ...] = (),
+        draw_capture_months: tuple[tuple[int, tuple[int, ...]], ...] = (),
     ) -> None:
         self.player: Final = player
         self.capture_months: Final = capture_months
@@ -103,6 +119,7 @@ class TurnOptions(Record):
         self.flip_turns: Final = flip_turns
         self.flip_due: Final = flip_due
         self.two_card_bomb_months: Final = two_card_bomb_months
+        self.draw_capture_months: Final = draw_capture_months
 
 
 class GameState:
@@ -318,14 +335,18 @@ class GameState:
                 bomb.append(month)
             if can_two_card_bomb(table, month):
                 two_card_bomb.append(month)
+        asked = tuple(capture)
+        # a play changes where the flip asks only in a month among them (the play's own): those few are said
+        draw = tuple((played, tuple([m for m in asked if draw_asks_choice(table, m, played)])) for played in asked)
         return TurnOptions(
             self.players[self._mover],
-            tuple(capture),
+            asked,
             tuple(shake),
             tuple(bomb),
             seat.flip_turns,
             self.expects is FLIP,
             tuple(two_card_bomb),
+            draw,
         )
 
     def alike_captures(self) -> tuple[Card, ...]:
@@ -340,6 +361,14 @@ class GameState:
             if len(cards) == 2 and asks_choice(self.table, month) and alike(cards[0], cards[1]):
                 out.append(cards[0] if cards[0].index < cards[1].index else cards[1])
         return tuple(out)
+
+    def cup_holder(self) -> str | None:
+        """The player who may declare the cup an animal or junk now (RULES.md 3): its captor, where the rules
+        place it where it scores more (``sep_animal`` best) and the hand goes on; else None."""
+        if self.expects is None or self.rules.sep_animal is not CupPlacement.BEST:
+            return None
+        bit = CUP.bit
+        return next((seat.id for seat in self.table.seats if seat.captured_mask & bit), None)
 
     def hand_result(self, nagari_streak: int = 0, stake: int = 1, *, stop_now: bool = False) -> HandResult:
         """The hand as settlement sees it (the same record /v1/settle builds). ``stop_now``: as if the player

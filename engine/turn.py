@@ -26,11 +26,13 @@ __all__ = [
     "Plan",
     "apply",
     "asks_choice",
+    "bonus_then",
     "can_bomb",
     "can_shake",
     "can_two_card_bomb",
     "choices",
     "chongtong_by_bonus",
+    "draw_asks_choice",
     "plan",
 ]
 
@@ -136,6 +138,14 @@ def asks_choice(table: Table, month: int) -> bool:
     return len(table.layout[month]) == 2
 
 
+def draw_asks_choice(table: Table, month: int, played_month: int) -> bool:
+    """Whether the card turned over, of ``month``, takes one of two layout cards the player names (RULES.md 5.2):
+    two lie there and it is not of the month of the card played this turn (``played_month``; 0 when no card was
+    played, or for a bomb, which takes every card of its month), whose card it meets instead: a jjok, a ppuk or
+    a ttadak, never a choice."""
+    return month != played_month and asks_choice(table, month)
+
+
 def choices(table: Table, card: Card) -> list[Card]:
     """The layout cards a card must choose between (two of its month lie there), else none."""
     return list(table.layout[card.month]) if asks_choice(table, card.month) else []
@@ -151,6 +161,16 @@ def bonus_stock_taken(rules: RuleSet) -> int:
     """The stock cards a bonus card played from hand takes before the turn's play (RULES.md 5.6): the stock top
     into the hand when it is replaced; none with an extra flip (the stock top turned over is the play)."""
     return 1 if rules.bonus_from_hand is BonusFromHand.REPLACE else 0
+
+
+def bonus_then(rules: RuleSet) -> tuple[str, ...]:
+    """What may follow a bonus card played from hand in the same turn (RULES.md 5.6), in the move format's words:
+    when it is replaced by the stock top, a hand card played (``play``), perhaps shaken (``shake``) or in a bomb
+    (``bomb``), or nothing when only bonus cards were left (``nothing``); with an extra flip, the stock top turned
+    over and played (``extra-flip``), never a shake or a bomb."""
+    if rules.bonus_from_hand is BonusFromHand.REPLACE:
+        return ("play", "shake", "bomb", "nothing")
+    return ("extra-flip",)
 
 
 def three_of_a_month(cards: tuple[Card, ...]) -> bool:
@@ -532,7 +552,8 @@ def plan(table: Table, seat: Seat, move: Move, move_index: int, flip_due: bool) 
     draw_capture = None
     played = p.played[0] if p.played else None
     if draw is not None:
-        if played is None or move.bomb or draw.month != played.month:
+        # a card of the month played meets it (draw_asks_choice): never a choice, but for a bomb's month
+        if draw.month != (0 if played is None or move.bomb else played.month):
             draw_capture = p.choose(draw, move.draw_capture, "draw_capture")
         elif move.draw_capture is not None:
             raise p.fail("capture-not-allowed", move.draw_capture, why="draw-on-own-month", drawn=draw)

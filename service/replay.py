@@ -29,9 +29,9 @@ from engine import (
     read_log,
 )
 from engine.rules import Shodang, TwoCardBomb
-from engine.settlement import MAX_NAGARI_STREAK
+from engine.settlement import MAX_NAGARI_STREAK, nagari_carry
 from engine.simulate import simulate
-from engine.turn import bonus_stock_taken
+from engine.turn import bonus_stock_taken, bonus_then
 
 from .catalogs import Echo, echo
 from .i18n import Words, request_words
@@ -316,6 +316,14 @@ class BonusFromHandOut(Strict):
             "description": "the stock cards it takes before the turn's play: 1 when replaced, 0 with an extra flip"
         },
     )
+    then = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "what may follow it in the turn, in the move format's words: play, shake, bomb, nothing "
+            "(only bonus cards were left) when replaced; extra-flip (the stock top played) with an extra flip"
+        },
+    )
 
 
 class NextOut(Strict):
@@ -335,6 +343,16 @@ class NextOut(Strict):
         metadata={
             "description": "hidden hands, a turn due: the months with two cards on the layout, where a card played "
             "or flipped must say which of the two it takes (capture, draw_capture)"
+        },
+    )
+    draw_capture_months = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Integer()),
+        metadata={
+            "description": "hidden hands, a turn due: by the month of a card played this turn that changes them, "
+            "the months where the card turned over must then say which of two it takes (draw_capture; RULES.md "
+            "5.2: not in the month played, whose card the flip meets); after any other play, a bomb or none, "
+            "capture_months"
         },
     )
     shake_months = fields.List(
@@ -385,12 +403,26 @@ class NextOut(Strict):
             "units, tags), the first of the two, which a capture there may name without asking the player"
         },
     )
+    cup_holder = fields.String(
+        metadata={
+            "description": "a play due: the player who may declare the cup an animal or junk now (sep_animal best, "
+            "RULES.md 3), its captor"
+        }
+    )
     bonus_from_hand = fields.Nested(
         BonusFromHandOut,
         metadata={
             "description": "a play due and bonus cards in the deck: what one played from hand does (RULES.md 5.6)"
         },
     )
+
+
+class NagariCarryOut(Strict):
+    streak = fields.Integer(required=True, metadata={"description": "the request's nagari_streak"})
+    factor = fields.Integer(
+        required=True, metadata={"description": "nagari_multiplier to the streak's power, capped by nagari_cap"}
+    )
+    capped = fields.Boolean(required=True, metadata={"description": "whether nagari_cap lowered it"})
 
 
 class SitOutOut(Strict):
@@ -419,6 +451,10 @@ class ReplayResponse(Echo):
     instant_payments = fields.List(fields.Nested(InstantPaymentOut), required=True)
     next = fields.Nested(NextOut, required=True, allow_none=True)
     settlement = fields.Nested(SettlementOut, required=True, allow_none=True)
+    nagari_carry = fields.Nested(
+        NagariCarryOut,
+        metadata={"description": "with a nagari_streak: the factor it multiplies the hand by (RULES.md 8)"},
+    )
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
@@ -477,8 +513,8 @@ def instant_payment_json(w: Words, p: InstantPayment, stake: int) -> dict[str, A
 def entry_json(state: GameState) -> dict[str, Any]:
     """What an app entering the turn due needs besides the legal moves (RULES.md 5.1, 5.6), so that it carries no
     rule of its own: the card a capture names without asking where the two layout cards of its month are alike,
-    and, where the deck has bonus cards, what one played from hand does (the rules' way, and the stock cards
-    it takes before the play)."""
+    where the deck has bonus cards, what one played from hand does (the rules' way, the stock cards it takes
+    before the play, and what may follow it in the turn), and who may declare the cup (RULES.md 3)."""
     out: dict[str, Any] = {}
     if state.expects is not Expect.PLAY and state.expects is not Expect.FLIP:
         return out  # a go/stop call, the chongtong choice or a shodang answer: no card is entered
@@ -486,7 +522,13 @@ def entry_json(state: GameState) -> dict[str, Any]:
         out["alike_captures"] = [card.id for card in alike]
     rules = state.rules
     if rules.bonus_cards and state.expects is Expect.PLAY:
-        out["bonus_from_hand"] = {"way": rules.bonus_from_hand, "stock_taken": bonus_stock_taken(rules)}
+        out["bonus_from_hand"] = {
+            "way": rules.bonus_from_hand,
+            "stock_taken": bonus_stock_taken(rules),
+            "then": list(bonus_then(rules)),
+        }
+    if state.expects is Expect.PLAY and (holder := state.cup_holder()) is not None:
+        out["cup_holder"] = holder
     return out
 
 
@@ -507,18 +549,23 @@ def next_json(w: Words, state: GameState, *, nagari_streak: int, stake: int) -> 
         }
     _choice_prompt(state, out)
     out.update(entry_json(state))
+    _turn_prompt(state, out)
+    return out
+
+
+def _turn_prompt(state: GameState, out: dict[str, Any]) -> None:
+    """The legal moves where the deal is known; where the hands are hidden, what the turn may ask, month by
+    month (RULES.md 5)."""
     if state.deal_is_known:
         out["legal"] = [move.to_dict() for move in state.legal_moves()]
-    else:
-        asked = state.turn_options()  # the hands are hidden: what the turn may ask, month by month
-        if asked is not None:
-            out["capture_months"] = list(asked.capture_months)
-            out["shake_months"] = list(asked.shake_months)
-            out["bomb_months"] = list(asked.bomb_months)
-            out["two_card_bomb_months"] = list(asked.two_card_bomb_months)
-            out["flip_turns"] = asked.flip_turns
-            out["flip_due"] = asked.flip_due
-    return out
+    elif (asked := state.turn_options()) is not None:
+        out["capture_months"] = list(asked.capture_months)
+        out["draw_capture_months"] = {str(m): list(months) for m, months in asked.draw_capture_months}
+        out["shake_months"] = list(asked.shake_months)
+        out["bomb_months"] = list(asked.bomb_months)
+        out["two_card_bomb_months"] = list(asked.two_card_bomb_months)
+        out["flip_turns"] = asked.flip_turns
+        out["flip_due"] = asked.flip_due
 
 
 def _choice_prompt(state: GameState, out: dict[str, Any]) -> None:
@@ -580,6 +627,13 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
         "next": next_json(w, state, nagari_streak=nagari_streak, stake=stake),
         "settlement": settlement_json(w, r.settlement, state.rules, stake=stake) if r.settlement is not None else None,
     }
+    if nagari_streak:  # RULES.md 8: what the nagari hands just before multiply this one by, as the engine counts it
+        factor = nagari_carry(nagari_streak, state.rules)
+        out["nagari_carry"] = {
+            "streak": nagari_streak,
+            "factor": factor,
+            "capped": factor < state.rules.nagari_multiplier**nagari_streak,
+        }
     sitter = state.sit_out
     if sitter is not None:
         out["sit_out"] = {
@@ -687,15 +741,7 @@ def lean_replay_json(r: Replay, *, nagari_streak: int, stake: int) -> dict[str, 
             nxt["if_go"] = {"go_count": go_count, "gobak": state.rules.gobak}
         _choice_prompt(state, nxt)
         nxt.update(entry_json(state))
-        if state.deal_is_known:
-            nxt["legal"] = [move.to_dict() for move in state.legal_moves()]
-        elif (asked := state.turn_options()) is not None:
-            nxt["capture_months"] = list(asked.capture_months)
-            nxt["shake_months"] = list(asked.shake_months)
-            nxt["bomb_months"] = list(asked.bomb_months)
-            nxt["two_card_bomb_months"] = list(asked.two_card_bomb_months)
-            nxt["flip_turns"] = asked.flip_turns
-            nxt["flip_due"] = asked.flip_due
+        _turn_prompt(state, nxt)
     s = r.settlement
     return {
         "view": LEAN,

@@ -971,10 +971,40 @@ def test_live_shake_after_a_bonus_card_from_hand(table):
     for i, move in enumerate(moves[:3]):
         _enter(t, move)
         _wait_moves(t, i + 1)
+    # after a bonus card the tools are what the engine says may follow one (bonus_from_hand.then): a shake, a
+    # bomb (January's bright lies alone on the layout), nothing; never a flip-only turn
+    _card(t, moves[3]["bonus"])
+    tools = t.page.eval_on_selector_all(".tools [data-key]", "els => els.map(e => e.dataset.key)")
+    assert tools == ["shake", "bomb", "no-play"], tools
+    t.click('[data-key="undo"]')
     _enter(t, moves[3])
     body = _sent(t, "/v1/replay", lambda: _card(t, "jan-ribbon"))
     assert body["moves"][-1] == {**moves[3], "draw": "jan-ribbon"}
     _wait_moves(t, 4)
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_a_flip_of_the_month_played_asks_no_choice(table):
+    """RULES.md 5.2: two Novembers (the bright, a junk) and two Septembers lie on the layout. A plays November,
+    names the bright, and turns over the fourth November: it meets the card played (a ttadak), so the page asks
+    nothing, as the engine's `draw_capture_months` says; B's flip of September asks which of its two."""
+    t = table
+    a, b = t.names[:2]
+    layout = ["nov-junk-1", "nov-bright", "sep-animal", "sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon"]
+    _start_live(t, [*layout, "apr-junk-1"])
+    _card(t, "nov-double")
+    assert _step_now(t) == "capture"
+    t.click('[data-choice="nov-bright"]')
+    body = _sent(t, "/v1/replay", lambda: _card(t, "nov-junk-2"))
+    assert body["moves"][-1] == {"player": a, "play": "nov-double", "capture": "nov-bright", "draw": "nov-junk-2"}
+    _wait_moves(t, 1)
+    assert t.page.locator('.events > li[data-type="ttadak"]').count() == 1
+    _card(t, "may-junk-1")
+    _card(t, "sep-junk-1")
+    assert _step_now(t) == "draw_capture"
+    body = _sent(t, "/v1/replay", lambda: t.click('[data-choice="sep-ribbon"]'))
+    assert body["moves"][-1] == {"player": b, "play": "may-junk-1", "draw": "sep-junk-1", "draw_capture": "sep-ribbon"}
+    _wait_moves(t, 2)
 
 
 def test_live_cup_declaration_and_extra_flip_mid_game(table):
@@ -2029,10 +2059,28 @@ def test_live_asks_the_service_what_a_turn_may_be(table):
     # no month where a capture is asked: the turn goes on to the flip
     _card(t, "jun-ribbon")
     assert t.page.locator("#turn-prompt").get_attribute("data-step") == "draw"
-    # and a bomb: no month the service names, no card to tap
+    # and a bomb: no month the service names, no bomb to offer
     t.click('[data-key="undo"]')
-    t.click('[data-key="bomb"]')
-    assert t.page.locator(".entry [data-card]:not([disabled])").count() == 0
+    assert t.page.locator('[data-key="bomb"]').count() == 0 and t.page.locator('[data-key="shake"]').count() == 1
+
+
+LIVE_JS = (ROOT / "service" / "web" / "js" / "live.js").read_text(encoding="utf-8")
+
+
+def test_live_js_leaves_the_turn_rules_to_the_engine():
+    """Issue 26, 3: one copy of the rules. live.js asks the engine (the replay answer's `next`) what a turn may
+    be and does not judge it again: no card's month compared with another's (a flip of the month played, RULES.md
+    5.2), no count of a month's layout cards, no knob read to decide what is legal or what a hand pays."""
+    code = "\n".join(line for line in LIVE_JS.splitlines() if not line.lstrip().startswith("//"))
+    assert not re.search(r"monthOf\([^()]*\)\s*[!=]==?\s*monthOf\(", code)
+    assert not re.search(r"\.length\s*[!=<>]=*\s*2\b", code)  # two layout cards of a month: capture_months
+    knobs = ("allow_shake", "allow_bomb", "sep_animal", "gobak", 'two_card_bomb"', "nagari_multiplier", "nagari_cap")
+    for knob in knobs:
+        assert knob not in code.replace("sep_animal_as", ""), knob
+    # the knobs the page reads are the setup's (the house rules entered) and the deck's bonus cards, never to
+    # decide a turn: no comparison with a knob's value
+    assert not re.search(r"(knobs\(\)|\bk)\.\w+\s*[!=]==", code)
+    assert not re.search(r"\.way\s*[!=]==", code)  # bonus_from_hand's way: `then` says what follows
 
 
 def test_rules_panel_offers_the_house_rules(table):

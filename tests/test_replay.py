@@ -360,9 +360,11 @@ def test_replay_in_progress_tells_who_moves_next(client):
         {
             "player": "A",
             "expects": "play",
-            # the deck has bonus cards: one played from hand is replaced from the stock (RULES.md 5.6)
-            "bonus_from_hand": {"way": "replace", "stock_taken": 1},
+            # the deck has bonus cards: one played from hand is replaced from the stock, and a hand card played
+            # after it may be shaken or in a bomb (RULES.md 5.6)
+            "bonus_from_hand": {"way": "replace", "stock_taken": 1, "then": ["play", "shake", "bomb", "nothing"]},
             "capture_months": [],
+            "draw_capture_months": {},  # no month holds two: no play changes where a flip asks
             "shake_months": [1, 7, 9, 11],
             "bomb_months": [2, 4, 5, 6, 8, 10, 12],
             "two_card_bomb_months": [],
@@ -401,13 +403,53 @@ def test_next_says_which_capture_needs_no_asking_and_what_a_bonus_from_hand_take
     body = {"rules": {"preset": "korean-2p", "bonus_cards": ["bonus-3"]}, "players": ["A", "B"], "deal": deal}
     said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
     assert said["capture_months"] == [9, 11] and said["alike_captures"] == ["nov-junk-1"]
-    assert said["bonus_from_hand"] == {"way": "replace", "stock_taken": 1}
+    assert said["bonus_from_hand"] == {"way": "replace", "stock_taken": 1, "then": ["play", "shake", "bomb", "nothing"]}
     body["rules"]["bonus_from_hand"] = "extra-flip"
     said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
-    assert said["bonus_from_hand"] == {"way": "extra-flip", "stock_taken": 0}
+    # the stock top turned over is the play: no shake, no bomb after it
+    assert said["bonus_from_hand"] == {"way": "extra-flip", "stock_taken": 0, "then": ["extra-flip"]}
     body["rules"] = {"preset": "korean-2p", "bonus_cards": []}  # no bonus card in the deck: nothing to say of one
     said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
     assert "bonus_from_hand" not in said and said["alike_captures"] == ["nov-junk-1"]
+
+
+def test_rules_5_2_next_says_where_the_flip_asks_after_each_play(client):
+    """RULES.md 5.2: a card turned over of the month played meets the card played (a jjok, a ppuk or a ttadak),
+    so it asks no choice even where two cards of that month lay on the layout; the answer says so by the month
+    played (`draw_capture_months`), and the engine takes the flip of that month without a draw_capture, and
+    asks for one in another month of two."""
+    layout = ["nov-junk-1", "nov-bright", "sep-animal", "sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon"]
+    body = {"rules": "korean-2p", "players": ["A", "B"], "deal": {"layout": [*layout, "apr-junk-1"]}}
+    said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
+    assert said["capture_months"] == [9, 11]
+    assert said["draw_capture_months"] == {"9": [11], "11": [9]}
+    # A plays November onto its two, takes the bright, and turns over the fourth November: no choice asked
+    ttadak = {"player": "A", "play": "nov-double", "capture": "nov-bright", "draw": "nov-junk-2"}
+    answer = client.post("/v1/replay", json={**body, "moves": [ttadak]})
+    assert answer.status_code == 200, answer.get_json()
+    asked = client.post("/v1/replay", json={**body, "moves": [{**ttadak, "draw_capture": "nov-junk-1"}]})
+    assert asked.status_code == 422 and asked.get_json()["code"] == "capture-not-allowed"
+    # a flip of September after a November play asks which of September's two it takes
+    other = {"player": "A", "play": "nov-double", "capture": "nov-bright", "draw": "sep-junk-1"}
+    refused = client.post("/v1/replay", json={**body, "moves": [other]})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "capture-required"
+    done = client.post("/v1/replay", json={**body, "moves": [{**other, "draw_capture": "sep-ribbon"}]})
+    assert done.status_code == 200
+
+
+def test_rules_3_next_says_who_may_declare_the_cup(client):
+    """RULES.md 3: where the cup is placed where it scores more (sep_animal best), its captor may declare it; the
+    answer names them at a play due, and nobody where it is always an animal."""
+    layout = ["sep-ribbon", "jan-bright", "feb-animal", "mar-ribbon", "apr-junk-1", "may-junk-1", "jun-junk-1"]
+    body = {"rules": "korean-2p", "players": ["A", "B"], "deal": {"layout": [*layout, "jul-junk-1"]}}
+    moves = [{"player": "A", "play": "sep-animal", "draw": "oct-junk-1"}]  # A takes the cup with the ribbon
+    said = client.post("/v1/replay", json={**body, "moves": []}).get_json()["next"]
+    assert "cup_holder" not in said  # nobody holds it yet
+    said = client.post("/v1/replay", json={**body, "moves": moves}).get_json()["next"]
+    assert said["player"] == "B" and said["cup_holder"] == "A"
+    body["rules"] = {"preset": "korean-2p", "sep_animal": "animal"}
+    said = client.post("/v1/replay", json={**body, "moves": moves}).get_json()["next"]
+    assert "cup_holder" not in said
 
 
 def test_replay_every_prefix_of_a_log_is_a_legal_request(client):

@@ -3,8 +3,10 @@
 // says whose turn it is, what happened, every player's captures and score, and at a go/stop decision what a
 // stop pays now. What the next turn may be is the engine's to say (RULES.md 5 is written once, in the
 // engine): the answer's `next` lists the legal moves where the hands are known, and where they are hidden
-// what to prompt for (the months where a capture choice is asked, the months that can be shaken or bombed,
-// the flip turns held, a flip due); the page greys the cards and offers the tools from it.
+// what to prompt for (the months where a capture choice is asked, for the card played and for the card turned
+// over after it, the months that can be shaken or bombed, the flip turns held, a flip due, what may follow a
+// bonus card from hand, who may declare the cup); the page greys the cards and offers the tools from it, and
+// compares no card's month, counts no layout card and reads no knob to judge a turn itself.
 //
 // A turn is two taps on a phone held upright (390 x 844) without scrolling: the score strip, the prompt with
 // undo beside it, one row of tools (shake, bomb, the cup, a capture choice, go and stop) and the grid of
@@ -22,7 +24,7 @@ import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, chip, chips, deckGrid, deckIds, countsOf, cardName, monthOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { describeMove, eventsView, movesView } from "./log.js";
-import { carryText, rulingView, problemView } from "./ruling.js";
+import { carrySaid, rulingView, problemView } from "./ruling.js";
 import { setLog } from "./check.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
@@ -387,21 +389,27 @@ function legalCards() {
   return cards;
 }
 
-// Two cards of a month lie on the layout: the capture takes the one the player names, unless the engine says
-// the two are alike to every rule (the answer's `alike_captures`: the card to name without asking), or, for
-// the card played, names the months where a capture is asked and not this one.
-function choiceOf(card, played = true) {
+// The months where a card meeting the layout takes one of two cards the player names, as the engine says them:
+// for the card played, `capture_months`; for the card turned over, `draw_capture_months` by the month of the
+// card played this turn where that changes them (RULES.md 5.2: a flip of the month played meets it), else the
+// same `capture_months`. The page looks a month up; it does not judge one.
+const captureMonths = () => asked()?.capture_months || [];
+const drawCaptureMonths = (d) => asked()?.draw_capture_months?.[d.play ? monthOf(d.play) : 0] ?? captureMonths();
+
+// In a month where the engine asks, the capture takes the one of the two layout cards the player names, unless
+// the engine says the two are alike to every rule (the answer's `alike_captures`: the card to name unasked).
+function choiceOf(card, months) {
+  if (!months.includes(monthOf(card))) return null;
   const two = layoutOfMonth(monthOf(card));
-  if (two.length !== 2) return null;
   const alike = (asked()?.alike_captures || []).find((id) => two.includes(id));
-  if (alike) return { auto: alike };
-  if (played && said("capture_months", monthOf(card)) === false) return { auto: CARDS.find((c) => two.includes(c.id)).id };
-  return { two };
+  return alike ? { auto: alike } : { two };
 }
 
-// What a bonus card played from hand does, as the engine says it (the answer's `bonus_from_hand`): with an
-// extra flip, the next card entered is the stock top turned over and played.
-const extraFlip = (d) => Boolean(d.bonus) && asked()?.bonus_from_hand?.way === "extra-flip";
+// What may follow a bonus card played from hand, as the engine says it (the answer's `bonus_from_hand.then`,
+// RULES.md 5.6): a play (perhaps shaken or in a bomb) or nothing when it is replaced; with an extra flip, the
+// next card entered is the stock top turned over and played.
+const bonusThen = (what) => (asked()?.bonus_from_hand?.then || []).includes(what);
+const extraFlip = (d) => Boolean(d.bonus) && bonusThen("extra-flip");
 
 // The stock cards the turn has used: those entered as turned over (bonus cards, an extra flip's card) and those
 // the engine says a bonus card from hand takes before the play; the flip is asked while the stock has more.
@@ -422,13 +430,10 @@ function step() {
     if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
     if (extra && !d.play && stock - usedStock(d) > 0) return "extra_flip";
     if (!extra && !d.play && !d.bomb && !d.nothing) return "play";
-    if (d.play && !d.capture && choiceOf(d.play)?.two) return "capture";
+    if (d.play && !d.capture && choiceOf(d.play, captureMonths())?.two) return "capture";
   }
   if (!d.draw && stock - usedStock(d) > 0) return "draw";
-  if (d.draw) {
-    const played = d.play || (d.bomb && d.bomb[0]);
-    if (!d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.two) return "draw_capture";
-  }
+  if (d.draw && !d.draw_capture && choiceOf(d.draw, drawCaptureMonths(d))?.two) return "draw_capture";
   return "done";
 }
 
@@ -456,7 +461,7 @@ function tapCard(id) {
     d.draw_capture = id;
   }
   // two alike cards to choose from: the first, without asking
-  if (d.play && !d.capture && choiceOf(d.play)?.auto) d.capture = choiceOf(d.play).auto;
+  if (d.play && !d.capture && choiceOf(d.play, captureMonths())?.auto) d.capture = choiceOf(d.play, captureMonths()).auto;
   state.error = null;
   state.undone = null;
   finishIfDone();
@@ -471,8 +476,8 @@ function finishIfDone() {
   const d = state.draft;
   const move = { player: table().next.player };
   if (table().next.expects === "flip" || d.mode === "flip" || asked()?.flip_due === true) move.flip = true;
-  const played = d.play || (d.bomb && d.bomb[0]);
-  if (d.draw && !d.draw_capture && (!played || monthOf(played) !== monthOf(d.draw)) && choiceOf(d.draw, false)?.auto) d.draw_capture = choiceOf(d.draw, false).auto;
+  const drawn = d.draw ? choiceOf(d.draw, drawCaptureMonths(d)) : null;
+  if (!d.draw_capture && drawn?.auto) d.draw_capture = drawn.auto;
   for (const key of ["bonus", "shake", "bomb", "play", "capture", "bonus_flipped", "draw", "draw_capture"]) {
     if (d[key] && (!Array.isArray(d[key]) || d[key].length)) move[key] = d[key];
   }
@@ -627,32 +632,25 @@ function factorsOf(payment) {
 // What a stop pays now and what a go risks: in the grid's place while the decision is due.
 function callInfo(next) {
   const stop = next.if_stop || state.probe;
-  const go = next.if_go;
-  const goCount = go ? go.go_count : (state.answer.players.find((p) => p.id === next.player).go_count + 1);
-  const gobakRisk = go ? go.gobak : knobs().gobak && knobs().gobak !== "none";
+  const go = next.if_go; // the engine's count and what a go risks, said (RULES.md 8)
   return h("div", { class: "call" },
     stop ? h("div", { class: "if-stop", "data-source": next.if_stop ? "if_stop" : "probe" }, h("h3", {}, t("if_stop")),
       stop.payments.map((p) => h("p", { class: "if-stop-payment", "data-from": p.from, "data-points": p.points, "data-amount": p.amount },
         h("b", {}, t("pays", { from: p.from, to: p.to }), " ", t("points", { n: number(p.points) }), " · ", t("money", { n: number(p.amount) })),
         factorsOf(p) ? h("small", { class: "factors" }, " (", factorsOf(p), ")") : null))) : null,
     h("div", { class: "if-go-box" }, h("h3", {}, t("if_go_title")),
-      h("p", { class: "if-go", "data-go-count": goCount }, go && go.reason ? go.reason : t(gobakRisk ? "if_go" : "if_go_safe", { n: goCount, p: next.player }))));
+      h("p", { class: "if-go", "data-go-count": go.go_count }, go.reason)));
 }
 
-// The player holding the cup (국진), when the rule set lets it be declared (RULES.md 3: sep_animal best).
-function cupHolder() {
-  if (knobs().sep_animal !== "best") return null;
-  const holder = state.answer.players.find((p) => p.captured.includes("sep-animal"));
-  return holder ? holder.id : null;
-}
+// The player who may declare the cup (국진) an animal or junk now, as the engine says (RULES.md 3).
+const cupHolder = () => asked()?.cup_holder ?? null;
 
-// The flip turns a bomb left the player to move: as the service says them, else as its last answer counted.
-const flipTurns = (mover) => asked()?.flip_turns ?? (mover ? mover.flip_turns : 0) ?? 0;
+// The flip turns a bomb left the player to move, as the engine says them.
+const flipTurns = () => asked()?.flip_turns ?? 0;
 
 // The row of tools under the prompt: one fixed height, whatever the step offers.
 function tools(s, next, blocked) {
   const d = state.draft;
-  const k = knobs();
   const mode = (name) => () => { d.mode = name; state.undone = null; store(); app.rerender(); };
   const button = (key, label, onclick, cls = null) => h("button", { type: "button", "data-key": key, class: cls, onclick }, label);
   if (blocked) return blocked;
@@ -670,29 +668,29 @@ function tools(s, next, blocked) {
       button("shodang-decline", t("describe.shodang_decline"), () => submit({ player: next.player, shodang: "decline" }), "primary")];
   }
   if (s === "capture" || s === "draw_capture") {
-    const card = s === "capture" ? d.play : d.draw;
-    return choiceOf(card).two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) },
+    const choice = s === "capture" ? choiceOf(d.play, captureMonths()) : choiceOf(d.draw, drawCaptureMonths(d));
+    return choice.two.map((id) => h("button", { type: "button", class: "choice-card", "data-choice": id, "data-key": "choice-" + id, onclick: () => tapCard(id) },
       chip(id), h("span", {}, cardName(id))));
   }
   if (s === "declare") {
     const holder = cupHolder();
     return ["animal", "junk"].map((as) => button("declare-" + as, `${holder} · ${t("describe.cup_" + as)}`, () => submit({ player: holder, sep_animal_as: as })));
   }
-  if (s !== "play") return [];
-  // RULES.md 5: under bonus_from_hand replace, the card played after a bonus card may be shaken or bombed
-  const afterBonus = !d.bonus || k.bonus_from_hand === "replace";
-  const mover = state.answer.players.find((p) => p.id === next.player);
-  const fresh = !d.play && !d.mode;
+  if (s !== "play" || next.expects !== "play") return [];
+  // Each tool is offered where the engine says it may be used (RULES.md 5 is the engine's): at the turn's
+  // start, or after a bonus card from hand what the engine says may follow one (`bonus_from_hand.then`).
+  const may = (what) => !d.bonus || bonusThen(what);
+  const some = (key) => (asked()?.[key] || []).length > 0;
   return [
-    k.allow_shake && next.expects === "play" && fresh && afterBonus ? button("shake", t("shake_btn"), mode("shake")) : null,
-    k.allow_bomb && next.expects === "play" && fresh && afterBonus ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
-    // a bomb leaves flip turns (폭탄 피): at any later turn the player may only flip instead of playing a card
-    next.expects === "play" && flipTurns(mover) > 0 && fresh && !d.bonus ? button("flip-only", t("flip_btn", { n: flipTurns(mover) }), mode("flip")) : null,
+    may("shake") && some("shake_months") ? button("shake", t("shake_btn"), mode("shake")) : null,
+    may("bomb") && some("bomb_months") ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
+    // a bomb leaves flip turns (폭탄 피): at a later turn the player may only flip instead of playing a card
+    may("flip") && flipTurns() > 0 ? button("flip-only", t("flip_btn", { n: flipTurns() }), mode("flip")) : null,
     // only bonus cards were left in hand: the turn is the bonus card alone, then the flip
-    d.bonus ? button("no-play", t("no_play_btn"), () => { d.nothing = true; finishIfDone(); }) : null,
-    cupHolder() && !Object.keys(d).length ? button("declare", t("declare_btn"), mode("declare")) : null,
-    // RULES.md 8.7: the service offers a shodang where this player may call it, before playing
-    next.shodang && next.expects === "play" && fresh && !d.bonus ? button("shodang", t("shodang_btn"), () => submit({ player: next.player, shodang: "call" })) : null,
+    d.bonus && bonusThen("nothing") ? button("no-play", t("no_play_btn"), () => { d.nothing = true; finishIfDone(); }) : null,
+    may("declare") && cupHolder() ? button("declare", t("declare_btn"), mode("declare")) : null,
+    // RULES.md 8.7: the engine offers a shodang where this player may call it, before playing
+    may("shodang") && next.shodang ? button("shodang", t("shodang_btn"), () => submit({ player: next.player, shodang: "call" })) : null,
   ];
 }
 
@@ -743,8 +741,8 @@ function entryPanel() {
       const playable = s === "play" ? legalCards() : null;
       const unfit = (id) => {
         const month = monthOf(id);
-        if (s === "shake") return CARD[id].kind === "bonus" || said("shake_months", month) === false;
-        if (s === "bomb") return CARD[id].kind === "bonus" || said("bomb_months", month) === false;
+        if (s === "shake") return said("shake_months", month) !== true;
+        if (s === "bomb") return said("bomb_months", month) !== true;
         if (playable) return !playable.has(id);
         if (s === "shake_play") return !(d.shake || []).includes(id);
         if (s === "capture" || s === "draw_capture" || s === "declare" || s === "chongtong" || s === "shodang") return true;
@@ -841,7 +839,7 @@ function playView() {
     strip(),
     finished ? finishedPanel() : entryPanel(),
     other ? problemView({ body: other }) : null,
-    state.nagari_streak ? h("p", { class: "carry" }, carryText(state.nagari_streak, knobs())) : null,
+    answer.nagari_carry ? h("p", { class: "carry", "data-carry": answer.nagari_carry.streak }, carrySaid(answer.nagari_carry)) : null,
     h("section", { class: "layout-now" }, h("h3", {}, t("layout")), chips(table().layout, t("layout"))),
     scoreboard(),
     answer.instant_payments.length ? h("section", { class: "instant" }, h("h3", {}, t("instant_payments")),

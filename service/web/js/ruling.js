@@ -107,8 +107,12 @@ export function carryText(n, knobs) {
   const per = knobs.nagari_multiplier ?? 2;
   const cap = knobs.nagari_cap || 0;
   const full = per ** n;
-  const x = cap && full > cap ? cap : full;
-  return t(cap && full > cap ? "carry_capped" : "carry", { n, x: number(x) });
+  return carrySaid({ streak: n, factor: cap && full > cap ? cap : full, capped: Boolean(cap && full > cap) });
+}
+
+// The carry as the engine counted it (a replay answer's `nagari_carry`).
+export function carrySaid(carry) {
+  return t(carry.capped ? "carry_capped" : "carry", { n: carry.streak, x: number(carry.factor) });
 }
 
 // A combination's cards; plain junk the person entered as a count (`counted`) is said as a count, not as
