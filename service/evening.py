@@ -193,6 +193,10 @@ class CarryOut(Strict):
 
 class NextHandOut(CarryOut):
     dealer = fields.String(required=True)
+    nagari_capped = fields.Boolean(
+        required=True,
+        metadata={"description": "the nagari factor is the rule set's nagari_cap, below what the streak would make"},
+    )
 
 
 class LimitOut(Strict):
@@ -331,6 +335,11 @@ def hand_json(w: Words, hand: LedgerHand, stake: int, rules: RuleSet | None = No
     }
 
 
+def _capped(carry: Carry, rules: RuleSet | None) -> bool:
+    # said so the page words the carry as the engine counted it (RULES.md 8.2), with no factor of its own
+    return rules is not None and carry.nagari_factor < rules.nagari_multiplier**carry.nagari_streak
+
+
 def evening_json(w: Words, ev: Evening, rules: RuleSet | None = None) -> dict[str, Any]:
     """The ledger as JSON: every hand, the next hand, the standings and the settle-up, with the explanation."""
     first = ev.first_dealer
@@ -345,7 +354,7 @@ def evening_json(w: Words, ev: Evening, rules: RuleSet | None = None) -> dict[st
             "rounds": first.rounds,
         },
         "hands": [hand_json(w, hand, ev.stake, rules) for hand in ev.hands],
-        "next": {"dealer": ev.next.dealer, **carry_json(ev.next.carry)},
+        "next": {"dealer": ev.next.dealer, **carry_json(ev.next.carry), "nagari_capped": _capped(ev.next.carry, rules)},
         "totals": dict(ev.totals),
         "balances": dict(ev.balances) if ev.balances is not None else None,
         "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in ev.transfers],

@@ -120,11 +120,28 @@ def test_rules_11_two_players_dealers_carry_all_in_and_settle_up(client):
     assert limit(row, "all-in")["facts"] == {"owed": 6400, "balance": 3000, "paid": 3000, "forgiven": 3400}
     assert last["balances"] == {"A": 0, "B": 5000}
     # 11.2, 11.3: B won, so B deals next; the push was used up and the streak ended
-    assert answer["next"] == {"dealer": "B", "nagari_streak": 0, "nagari_factor": 1, "push": 0, "push_factor": 1}
+    assert answer["next"] == {
+        "dealer": "B",
+        "nagari_streak": 0,
+        "nagari_factor": 1,
+        "push": 0,
+        "push_factor": 1,
+        "nagari_capped": False,
+    }
     # 11.5: A lost 3,000 to B: one transfer
     assert answer["totals"] == {"A": -3000, "B": 3000} and answer["balances"] == {"A": 0, "B": 5000}
     assert transfers(answer) == [("A", "B", 3000)]
     assert answer["rules"]["push"] == 2 and answer["engine_version"]
+
+
+def test_rules_8_2_the_next_hand_says_its_nagari_carry_and_whether_the_cap_cut_it(client):
+    # three nagari hands in a row: x2 each makes 8, which nagari_cap 4 cuts to 4; without a cap, 8 (RULES.md 8.2)
+    hands = [{"settle": nagari("A", "B")}] * 3
+    capped = ledger(client, {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "people": ["A", "B"], "hands": hands})
+    free = ledger(client, {"rules": "korean-2p", "people": ["A", "B"], "hands": hands})
+    carry = ("nagari_streak", "nagari_factor", "nagari_capped")
+    assert [capped["next"][k] for k in carry] == [3, 4, True]
+    assert [free["next"][k] for k in carry] == [3, 8, False]
 
 
 def test_rules_11_a_hand_of_the_evening_is_rendered_as_settle_renders_it_with_its_carry(client):

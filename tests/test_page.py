@@ -1717,16 +1717,16 @@ def test_a_redeal_is_announced_as_a_redeal(table):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_nagari_carry_is_said_with_its_factor(browser, server, lang):
-    """Words review M7: after n nagari the carry is nagari_multiplier^n, capped by nagari_cap, and the page says
-    that factor (not "double" for every n)."""
+    """Words review M7: the page says the factor the engine counted for the carry (not "double" for every n),
+    and that the cap cut it when the engine says so; the factor itself is never the page's (issue 26)."""
     context, page = _words_page(browser, server, lang)
     said = page.evaluate(
         """async () => {
             const { setLanguage } = await import('/table/js/words.js');
-            const { carryText } = await import('/table/js/ruling.js');
+            const ruling = await import('/table/js/ruling.js');
             setLanguage(document.documentElement.lang);
-            const as = (n, per, cap) => carryText(n, {nagari_multiplier: per, nagari_cap: cap});
-            return [as(1, 2, 0), as(3, 2, 0), as(2, 3, 0), as(3, 2, 4)];
+            const as = (streak, factor, capped) => ruling.carrySaid({streak, factor, capped});
+            return [as(1, 2, false), as(3, 8, false), as(2, 9, false), as(3, 4, true), typeof ruling.carryText];
         }"""
     )
     context.close()
@@ -1736,19 +1736,43 @@ def test_the_nagari_carry_is_said_with_its_factor(browser, server, lang):
             "나가리가 3판 이어진 뒤: 이번 판은 8배로 계산됩니다",
             "나가리가 2판 이어진 뒤: 이번 판은 9배로 계산됩니다",
             "나가리가 3판 이어진 뒤: 이번 판은 4배로 계산됩니다 (나가리 배수는 4배까지)",
+            "undefined",
         ],
         "en": [
             "After 1 nagari hand: this hand counts ×2",
             "After 3 nagari hands: this hand counts ×8",
             "After 2 nagari hands: this hand counts ×9",
             "After 3 nagari hands: this hand counts ×4 (the carry is capped at ×4)",
+            "undefined",
         ],
     }
     assert said == expected[lang]
 
 
-def test_the_ledger_says_the_carry_of_two_nagari(table):
-    """Words review M7 in the ledger itself: two nagari in a row make the next hand ×4 under korean-2p."""
+@pytest.mark.parametrize(
+    ("streak", "knobs", "said"),
+    [
+        (
+            2,
+            {},
+            {
+                "ko": "나가리가 2판 이어진 뒤: 이번 판은 4배로 계산됩니다",
+                "en": "After 2 nagari hands: this hand counts ×4",
+            },
+        ),
+        (
+            3,
+            {"nagari_cap": 4},
+            {
+                "ko": "나가리가 3판 이어진 뒤: 이번 판은 4배로 계산됩니다 (나가리 배수는 4배까지)",
+                "en": "After 3 nagari hands: this hand counts ×4 (the carry is capped at ×4)",
+            },
+        ),
+    ],
+)
+def test_the_ledger_says_the_carry_the_engine_counted(table, streak, knobs, said):
+    """Words review M7 in the ledger itself (RULES.md 8.2): two nagari in a row make the next hand ×4 under
+    korean-2p; three make ×8, which nagari_cap 4 cuts to ×4, as the evening's answer counts it."""
     t = table
     t.open("ledger")
     _needs(t.base, "evening")
@@ -1757,19 +1781,15 @@ def test_the_ledger_says_the_carry_of_two_nagari(table):
         "version": 2,
         "players": t.names[:2],
         "preset": "korean-2p",
-        "knobs": {},
+        "knobs": knobs,
         "stake": 100,
-        "hands": [nagari, nagari],
+        "hands": [nagari] * streak,
     }
     t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
     t.reload()
     carry = t.page.locator(".carry")
-    assert carry.get_attribute("data-carry") == "2"
-    expected = {
-        "ko": "나가리가 2판 이어진 뒤: 이번 판은 4배로 계산됩니다",
-        "en": "After 2 nagari hands: this hand counts ×4",
-    }
-    assert carry.inner_text() == expected[t.lang]
+    assert carry.get_attribute("data-carry") == str(streak)
+    assert carry.inner_text() == said[t.lang]
 
 
 def test_page_is_served_under_a_strict_csp(server):

@@ -18,7 +18,7 @@ import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedF
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
-import { carryText, headline, problemView } from "./ruling.js";
+import { carrySaid, headline, problemView } from "./ruling.js";
 import { shareBar } from "./share.js";
 
 let ledger = null;
@@ -78,6 +78,12 @@ function trailingNagari() {
 }
 
 const nagariStreak = () => (answered() ? ledger.answer.next.nagari_streak : trailingNagari());
+// The next hand's nagari carry as the engine counted it (its factor and cap are the engine's, never the page's);
+// null without one, or while no answer covers every hand
+const nextCarry = () => {
+  const next = answered() ? ledger.answer.next : null;
+  return next && next.nagari_streak ? { streak: next.nagari_streak, factor: next.nagari_factor, capped: next.nagari_capped } : null;
+};
 
 // Who deals the next hand: the service's word; while it cannot be asked, what RULES.md 11.2 says (the last
 // winner, the same dealer after a nagari).
@@ -93,7 +99,7 @@ function nextDealer(upTo = null) {
 }
 
 export function ledgerContext() {
-  return { players: ledger.people, people: ledger.people, dealer: ledger.people ? nextDealer() : null, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, nagari_streak: nagariStreak() };
+  return { players: ledger.people, people: ledger.people, dealer: ledger.people ? nextDealer() : null, preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, nagari_streak: nagariStreak(), carry: nextCarry() };
 }
 
 const rulesSpec = () => ({ preset: ledger.preset, ...ledger.knobs });
@@ -607,7 +613,7 @@ export function view() {
     return h("section", { class: "ledger" }, h("h2", {}, t("ledger")), setupPanel());
   }
   const a = answered() ? ledger.answer : null;
-  const carry = nagariStreak();
+  const carry = nextCarry();
   return h("section", { class: "ledger" },
     // the rule set's name says how many play a hand: with more at the table, how many sit there too
     h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)}${ledger.people.length > playersPerHand(ledger.preset) ? " · " + t("at_table", { n: ledger.people.length }) : ""} · ${t("stake_short", { n: number(ledger.stake) })}`)),
@@ -619,7 +625,7 @@ export function view() {
       ? h("ul", { class: "transfers", "aria-label": t("transfers") }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
           t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
       : a && active().length ? h("p", { class: "transfers" }, t("all_square")) : null,
-    carry ? h("p", { class: "carry", "data-carry": carry }, carryText(carry, { ...(app.knobs[ledger.preset] || {}), ...ledger.knobs })) : null,
+    carry ? h("p", { class: "carry", "data-carry": carry.streak }, carrySaid(carry)) : null,
     h("p", { class: "dealer", "data-dealer": nextDealer() }, t("ledger_dealer", { p: nextDealer() })),
     quickEntry(),
     ledger.quick.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,

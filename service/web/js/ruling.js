@@ -103,13 +103,6 @@ export function headline(settlement, names) {
 
 // The nagari carry of a hand after n nagari hands, as the rule set computes it (RULES.md 8): nagari_multiplier
 // per hand, capped by nagari_cap (0: no cap). Said with its factor, never as "double".
-export function carryText(n, knobs) {
-  const per = knobs.nagari_multiplier ?? 2;
-  const cap = knobs.nagari_cap || 0;
-  const full = per ** n;
-  return carrySaid({ streak: n, factor: cap && full > cap ? cap : full, capped: Boolean(cap && full > cap) });
-}
-
 // The carry as the engine counted it (a replay answer's `nagari_carry`).
 export function carrySaid(carry) {
   return t(carry.capped ? "carry_capped" : "carry", { n: carry.streak, x: number(carry.factor) });

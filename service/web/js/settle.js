@@ -15,7 +15,7 @@ import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, chip, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
 import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
-import { carryText, rulingView, problemView } from "./ruling.js";
+import { carrySaid, rulingView, problemView } from "./ruling.js";
 import { offers } from "./shared.js";
 import { rulingLines, shareBar } from "./share.js";
 import { load, save } from "./store.js";
@@ -119,6 +119,7 @@ export async function startFromLedger(ctx) {
   state.mode = mode;
   state.stake = ctx.stake;
   state.nagari_streak = ctx.nagari_streak;
+  state.carry = ctx.carry; // the engine's factor for that streak, said at the foot
   await usePreset(ctx.preset);
   // the ledger's own house rules (광팔기 at a table of four or five) come with it: the sale is sent and shown
   Object.assign(state.knobs, ctx.knobs || {});
@@ -297,7 +298,7 @@ async function startOver() {
   const { count, names, preset, knobs, stake, rulesOpen, mode, people } = state;
   state = { ...fresh(count, names, people), preset, knobs, stake, rulesOpen, mode };
   const ctx = ledgerContext();
-  if (ctx.players && ctx.players.join("\n") === players().join("\n")) state.nagari_streak = ctx.nagari_streak;
+  if (ctx.players && ctx.players.join("\n") === players().join("\n")) Object.assign(state, { nagari_streak: ctx.nagari_streak, carry: ctx.carry });
   store();
   app.rerender();
   window.scrollTo(0, 0);
@@ -555,7 +556,8 @@ export function view() {
     // count in (the nagari carry), and what it still needs, are said there: a line added at the foot moves
     // nothing above it
     h("div", { class: "submit-bar" },
-      state.nagari_streak > 0 ? h("p", { class: "carry" }, carryText(state.nagari_streak, rules())) : null,
+      // the factor is the engine's (the ledger's answer): a streak typed here is said by the ruling itself
+      state.carry && state.carry.streak === state.nagari_streak ? h("p", { class: "carry" }, carrySaid(state.carry)) : null,
       h("button", { type: "button", class: "primary submit", "data-key": "submit", onclick: submit }, t("submit")),
       state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // the cards entry's question, asked below the button that asked it
