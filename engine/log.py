@@ -6,7 +6,9 @@ illegal move, RULES.md 4-9).
 ``Log.from_dict`` is the one reader of the JSON shape, for every door (the service, the command, the audit): a
 body of the wrong shape is refused with ``LogError`` (``validation-error``, each fault under its field path, the
 limits the API documents), and the cards, the rules and the moves with the engine's own refusals, in the order a
-replay meets them.
+replay meets them. ``shape_errors`` is its check of the shape alone: it refuses exactly the bodies the API's
+schema refuses (tests/test_replay_shape.py), so the service checks a replay body with it and nothing else, and
+reads the body with ``checked=True``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,18 @@ from .notation import format_log, read_log
 from .rules import RuleSet, find_rules, resolve
 from .settlement import Settlement
 
-__all__ = ["MAX_ID_LENGTH", "MAX_MOVES", "MAX_PLAYERS", "MAX_STAKE", "MAX_STREAK", "Log", "Replay", "play", "replay"]
+__all__ = [
+    "MAX_ID_LENGTH",
+    "MAX_MOVES",
+    "MAX_PLAYERS",
+    "MAX_STAKE",
+    "MAX_STREAK",
+    "Log",
+    "Replay",
+    "play",
+    "replay",
+    "shape_errors",
+]
 
 # The limits of a POST /v1/replay body (API.md, openapi.yaml): the service's schema documents the same numbers.
 MAX_PLAYERS: Final = 3
@@ -76,20 +89,21 @@ class Log:
     # --- reading --------------------------------------------------------------------------------------------
 
     @staticmethod
-    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = ()) -> Log:
+    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = (), checked: bool = False) -> Log:
         """Read the JSON of a POST /v1/replay body (a count written 2.0 is 2, as the API reads it); ``written``:
-        where each move was written, when the body was read from text (a refusal names the line too).
+        where each move was written, when the body was read from text (a refusal names the line too);
+        ``checked``: the caller found the body's shape sound (``shape_errors``, or the API's schema, which
+        refuses the same bodies), so it is not checked again.
 
         Raises LogError (``validation-error``, ``errors``: field path -> messages) for a body not of that shape,
         RulesError for rules that cannot be built, IllegalMoveError (``bad-deal``) for a card id that is no card
         in the deal and (``bad-move``, ``unknown-card``) for a move of no known form, naming it. Where a move
         cannot be read, a fault of the deal or of a move before it is raised instead, as a replay meets it.
         """
-        if not _is_object(data):
-            raise LogError(errors={"_schema": [_NOT_AN_OBJECT]})
-        errors = _shape_errors(data)
-        if errors:
-            raise LogError(errors=errors)
+        if not checked:
+            errors = shape_errors(data)
+            if errors:
+                raise LogError(errors=errors)
         players = tuple(data["players"])
         rules = resolve(data.get("rules"), players=len(players))
         deal = data["deal"]
@@ -271,9 +285,17 @@ def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
         _card_list(value["hand"], "deal.sit_out.hand", errors)
 
 
-def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
+def shape_errors(data: Any) -> dict[str, list[str]]:
     """What is wrong with the shape of a POST /v1/replay body ({field path: messages}; empty when nothing),
-    as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits."""
+    as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits.
+    The check ``Log.from_dict`` makes first; of JSON, it refuses the bodies the API's schema refuses, no more
+    and no fewer (the schema's words may be more, or other: the service has the schema say a refusal)."""
+    if not _is_object(data):
+        return {"_schema": [_NOT_AN_OBJECT]}
+    return _shape_errors(data)
+
+
+def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     if not _BODY_FIELDS.issuperset(body):
         errors.update({str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS})
