@@ -50,6 +50,7 @@ _BODY_FIELDS: Final = frozenset({"rules", "players", "deal", "moves", "nagari_st
 _DEAL_FIELDS: Final = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
 _SIT_OUT_FIELDS: Final = frozenset({"player", "seat", "hand"})
 _STRINGS: Final = frozenset({str})
+_DICTS: Final = frozenset({dict})
 
 # The faults of a body's shape, in the words the API's schema (marshmallow) gives them, so that a refusal reads
 # the same whichever door a body came in by.
@@ -68,7 +69,7 @@ class Replay(NamedTuple):
     settlement: Settlement | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Log:
     """The log of one hand: the rules, the players in turn order (the dealer first), the deal (its ``sit_out``
     and ``shown`` included), the moves, and the carry it is priced with (the nagari streak, RULES.md 8; the
@@ -85,6 +86,27 @@ class Log:
     nagari_streak: int = 0
     stake: int = 1
     written: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: tuple[str, ...],
+        deal: Deal,
+        moves: tuple[Move, ...] = (),
+        nagari_streak: int = 0,
+        stake: int = 1,
+        written: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        # the fields set as a frozen dataclass's own __init__ sets them, but in this module: that one is Python
+        # made at run time, interpreted even where mypyc compiles the class (about 10k instructions a log)
+        put = object.__setattr__
+        put(self, "rules", rules)
+        put(self, "players", players)
+        put(self, "deal", deal)
+        put(self, "moves", moves)
+        put(self, "nagari_streak", nagari_streak)
+        put(self, "stake", stake)
+        put(self, "written", written)
 
     # --- reading --------------------------------------------------------------------------------------------
 
@@ -104,15 +126,16 @@ class Log:
             errors = shape_errors(data)
             if errors:
                 raise LogError(errors=errors)
-        players = tuple(data["players"])
-        rules = resolve(data.get("rules"), players=len(players))
-        deal = data["deal"]
+        body: dict[str, Any] = data if type(data) is dict else dict(data)  # an exact dict: read in C, compiled
+        players = tuple(body["players"])
+        rules = resolve(body.get("rules"), players=len(players))
+        deal = body["deal"]
         if not isinstance(deal, Deal):
             deal = read_deal(deal)
         moves: list[Move] = []
-        for i, move in enumerate(data.get("moves") or ()):
+        for i, move in enumerate(body.get("moves") or ()):
             try:
-                moves.append(move if isinstance(move, Move) else Move.from_dict(move, index=i))
+                moves.append(Move.from_dict(move, index=i) if type(move) is dict else _move(move, i))
             except IllegalMoveError as err:
                 fault = err
                 try:
@@ -125,8 +148,8 @@ class Log:
             players,
             deal,
             tuple(moves),
-            _count(data.get("nagari_streak"), 0),
-            _count(data.get("stake"), 1),
+            _count(body.get("nagari_streak"), 0),
+            _count(body.get("stake"), 1),
             tuple(written),
         )
 
@@ -217,6 +240,11 @@ def _at(err: IllegalMoveError, written: Sequence[tuple[int, int]]) -> IllegalMov
     return err
 
 
+def _move(move: Any, index: int) -> Move:
+    """A move of a log given as a Move, or as a mapping that is not a dict."""
+    return move if isinstance(move, Move) else Move.from_dict(move, index=index)
+
+
 def _is_object(value: Any) -> bool:
     """A JSON object: a dict (what JSON gives, checked at once) or another mapping (the slow ABC check)."""
     return type(value) is dict or isinstance(value, Mapping)
@@ -233,9 +261,30 @@ def _is_count(value: Any) -> bool:
     return type(value) is int or (type(value) is float and value.is_integer())
 
 
+def _all_strings(items: list[Any]) -> bool:
+    """Whether every item is exactly a str (what JSON gives). Compiled, a loop comparing a type per item; the
+    pure build swaps in one pass in C (below), faster there."""
+    return all(type(item) is str for item in items)  # mypyc makes this a plain loop
+
+
+def _all_dicts(items: list[Any]) -> bool:
+    """Whether every item is exactly a dict; as ``_all_strings``."""
+    return all(type(item) is dict for item in items)
+
+
+if __file__.endswith(".py"):  # the pure build: its callers look these up by name
+    globals()["_all_strings"] = lambda items: set(map(type, items)) <= _STRINGS
+    globals()["_all_dicts"] = lambda items: set(map(type, items)) <= _DICTS
+
+
+def _sound_cards(value: Any) -> bool:
+    """A sound list of card ids, as JSON gives one, checked at once."""
+    return type(value) is list and len(value) <= len(CARDS) and _all_strings(value)
+
+
 def _card_list(value: Any, path: str, errors: dict[str, list[str]], *, required: bool = False) -> None:
-    if type(value) is list and len(value) <= len(CARDS) and set(map(type, value)) <= _STRINGS:
-        return  # what JSON gives for a sound list, checked at once
+    if _sound_cards(value):
+        return
     if value is None:
         if required:
             errors[path] = [_MISSING]
@@ -295,7 +344,10 @@ def shape_errors(data: Any) -> dict[str, list[str]]:
     return _shape_errors(data)
 
 
-def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
+def _shape_errors(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    # the body and its deal as exact dicts (what JSON gives): read in C where compiled, not through Mapping's
+    # methods; a path is written out only for a fault
+    body: dict[str, Any] = data if type(data) is dict else dict(data)
     errors: dict[str, list[str]] = {}
     if not _BODY_FIELDS.issuperset(body):
         errors.update({str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS})
@@ -313,32 +365,39 @@ def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
         for i, player in enumerate(players):
             if type(player) is not str or not 0 < len(player) <= MAX_ID_LENGTH:
                 _id(player, f"players.{i}", errors)
-    deal = body.get("deal")
-    if deal is None:
+    given = body.get("deal")
+    if given is None:
         errors["deal"] = [_MISSING]
-    elif isinstance(deal, Deal):
+    elif isinstance(given, Deal):
         pass
-    elif not _is_object(deal):
+    elif not _is_object(given):
         errors["deal"] = [_NOT_AN_OBJECT]
     else:
+        deal: dict[str, Any] = given if type(given) is dict else dict(given)
         if not _DEAL_FIELDS.issuperset(deal):
             errors.update({f"deal.{k}": [_UNKNOWN] for k in deal if k not in _DEAL_FIELDS})
-        _card_list(deal.get("layout"), "deal.layout", errors, required=True)
-        _card_list(deal.get("stock"), "deal.stock", errors)
+        layout = deal.get("layout")
+        if not _sound_cards(layout):
+            _card_list(layout, "deal.layout", errors, required=True)
+        stock = deal.get("stock")
+        if stock is not None and not _sound_cards(stock):
+            _card_list(stock, "deal.stock", errors)
         for name in ("hands", "shown"):
             held = deal.get(name)
             if held is not None and not _is_object(held):
                 errors[f"deal.{name}"] = ["Not a valid mapping type."]
             elif held:
-                for who, cards in held.items():
-                    _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
+                each: dict[Any, Any] = held if type(held) is dict else dict(held)
+                for who, cards in each.items():
+                    if not _sound_cards(cards):
+                        _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
         _sit_out(deal.get("sit_out"), errors)
     moves = body.get("moves", [])
     if not isinstance(moves, (list, tuple)):
         errors["moves"] = [_NOT_A_LIST]
     elif len(moves) > MAX_MOVES:
         errors["moves"] = [f"Longer than maximum length {MAX_MOVES}."]
-    elif not set(map(type, moves)) <= {dict}:  # JSON gives dicts: one pass in C
+    elif type(moves) is not list or not _all_dicts(moves):  # JSON gives a list of dicts
         errors.update(
             {f"moves.{i}": ["Not a valid move object."] for i, m in enumerate(moves) if not isinstance(m, (dict, Move))}
         )
