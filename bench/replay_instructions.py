@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -51,12 +52,14 @@ def collected(out: Path, hands: Path, passes: int, part: str = "replay") -> int:
             "--tool=callgrind",
             f"--callgrind-out-file={out}",
             sys.executable,
+            "-P",  # not the working folder first: PYTHONPATH picks the copy, even run from a checkout's root
             "-c",
             RUN.format(part=PARTS[part]),
             str(hands),
             str(passes),
         ],
         capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # str hashes, and so dict probes, the same in every run
         text=True,
         check=True,
     )
