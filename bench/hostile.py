@@ -78,10 +78,12 @@ def client_ports_of(pid: int, port: int) -> set[int]:
 
 
 @contextlib.contextmanager
-def serving(app: str, workers: int, env: dict[str, str] | None = None) -> Iterator[str]:
-    """For the benchmarks: ``app`` (bench/ is on its path) with ``workers`` workers, all up; yields the base URL."""
-    env = {"WORKERS": str(workers), "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", **(env or {})}
-    with Server(env, app=app) as server:
+def serving(app: str, workers: int, env: dict[str, str] | None = None, folder: Path | None = None) -> Iterator[str]:
+    """For the benchmarks: ``app`` (bench/ is on its path) with ``workers`` workers, all up; yields the base URL.
+    ``folder``: another checkout, whose code is served (its bench/ on the path)."""
+    root = folder or ROOT
+    env = {"WORKERS": str(workers), "PYTHONPATH": f"{root}:{root / 'bench'}", **(env or {})}
+    with Server(env, app=app, folder=folder) as server:
         yield f"http://{HOST}:{server.port}"
 
 

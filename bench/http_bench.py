@@ -49,9 +49,8 @@ def main() -> None:
                 ours = wrk(base, [(path, body)], seconds=args.seconds, connections=args.connections)
             assert ours["non_2xx"] == 0 and ours["errors"] == 0, ours
             if args.against is not None:  # the other checkout's service, on its own path
-                root = args.against.resolve()
-                theirs_env = {**env, "PYTHONPATH": f"{root}:{root / 'bench'}"}
-                with serving("service.wsgi:app", args.workers, theirs_env) as base:
+                # served from its own folder: gunicorn puts its working directory first on the path
+                with serving("service.wsgi:app", args.workers, env, folder=args.against.resolve()) as base:
                     theirs = wrk(base, [(path, body)], seconds=args.seconds, connections=args.connections)
                 against[name].append(theirs["rps"] / bare["rps"])
             results[name] = (ours, bare)

@@ -23,8 +23,8 @@ from hostile import cpu_seconds, serving
 from gostop.server import children
 
 
-def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str]) -> float:
-    with serving(app, 1, env) as base:
+def measure(app: str, path: str, body: dict, seconds: int, env: dict[str, str], folder: Path | None = None) -> float:
+    with serving(app, 1, env, folder) as base:
         # this run's own server: its master is our child, its worker the master's. (A search of the command lines,
         # as before, found whichever gostop server on the machine came first, another session's as often as not.)
         (master,) = children(os.getpid())
@@ -56,12 +56,12 @@ def main() -> None:
         if not args.no_quiet:
             cases["quiet"] = ("service.wsgi:app", body, {"ACCESS_LOG_LEVEL": "WARNING"})
         if args.against is not None:
-            root = args.against.resolve()
-            cases["against"] = ("service.wsgi:app", body, {"PYTHONPATH": f"{root}:{root / 'bench'}"})
+            cases["against"] = ("service.wsgi:app", body, {})  # served from its own folder
         seen: dict[str, list[float]] = {key: [] for key in cases}
         for _ in range(args.runs):  # interleaved, so a slow spell of the machine hits every case alike
             for key, (app, sent, env) in cases.items():
-                seen[key].append(measure(app, "/v1/score" if key == "bare" else path, sent, args.seconds, env))
+                folder = args.against.resolve() if key == "against" else None
+                seen[key].append(measure(app, "/v1/score" if key == "bare" else path, sent, args.seconds, env, folder))
         low = {key: min(values) for key, values in seen.items()}
         bare, ours = low["bare"], low["ours"]
         quiet = f"{low['quiet']:14.0f}" if "quiet" in low else f"{'':14}"

@@ -46,28 +46,31 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
     Raises IllegalMoveError(``bad-deal``) naming an unknown card id and where it was.
     """
 
-    hands = data.get("hands")
-    stock = data.get("stock")
-    shown = data.get("shown") or {}
+    given: dict[str, Any] = data if type(data) is dict else dict(data)  # an exact dict: read in C, compiled
+    hands = given.get("hands")
+    stock = given.get("stock")
+    shown = given.get("shown") or {}
     try:
-        sit_out = read_sit_out(data.get("sit_out"))
+        sit_out = read_sit_out(given.get("sit_out"))
     except GoStopError as err:
         raise _as_bad_deal(err) from None
     return Deal(
-        _cards(data["layout"], Place("layout")),
-        {pid: _cards(ids, Place("hand", pid)) for pid, ids in hands.items()} if hands is not None else None,
-        _cards(stock, Place("stock")) if stock is not None else None,
-        {pid: _cards(ids, Place("shown", pid)) for pid, ids in shown.items()},
+        _cards(given["layout"], "layout"),
+        {pid: _cards(ids, "hand", pid) for pid, ids in hands.items()} if hands is not None else None,
+        _cards(stock, "stock") if stock is not None else None,
+        {pid: _cards(ids, "shown", pid) for pid, ids in shown.items()} if shown else {},
         sit_out,
     )
 
 
-def _cards(ids: Any, place: Place) -> tuple[Card, ...]:
+def _cards(ids: Any, kind: str, player: str | None = None) -> tuple[Card, ...]:
+    """The cards of a list of ids, at the place ``kind`` (of ``player``): the Place is made only to name a fault
+    (a NamedTuple's constructor is interpreted Python, even compiled)."""
     try:
         return tuple([CARD_BY_ID[x] for x in ids])
     except (KeyError, TypeError):  # not an id, or not even a string: name it
         unknown = next(x for x in ids if not isinstance(x, str) or x not in CARD_BY_ID)
-        raise _bad_deal("unknown-card", card=culprit(unknown), place=place) from None
+        raise _bad_deal("unknown-card", card=culprit(unknown), place=Place(kind, player)) from None
 
 
 class Placed(NamedTuple):

@@ -6,7 +6,9 @@ illegal move, RULES.md 4-9).
 ``Log.from_dict`` is the one reader of the JSON shape, for every door (the service, the command, the audit): a
 body of the wrong shape is refused with ``LogError`` (``validation-error``, each fault under its field path, the
 limits the API documents), and the cards, the rules and the moves with the engine's own refusals, in the order a
-replay meets them.
+replay meets them. ``shape_errors`` is its check of the shape alone: it refuses exactly the bodies the API's
+schema refuses (tests/test_replay_shape.py), so the service checks a replay body with it and nothing else, and
+reads the body with ``checked=True``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,18 @@ from .notation import format_log, read_log
 from .rules import RuleSet, find_rules, resolve
 from .settlement import Settlement
 
-__all__ = ["MAX_ID_LENGTH", "MAX_MOVES", "MAX_PLAYERS", "MAX_STAKE", "MAX_STREAK", "Log", "Replay", "play", "replay"]
+__all__ = [
+    "MAX_ID_LENGTH",
+    "MAX_MOVES",
+    "MAX_PLAYERS",
+    "MAX_STAKE",
+    "MAX_STREAK",
+    "Log",
+    "Replay",
+    "play",
+    "replay",
+    "shape_errors",
+]
 
 # The limits of a POST /v1/replay body (API.md, openapi.yaml): the service's schema documents the same numbers.
 MAX_PLAYERS: Final = 3
@@ -37,6 +50,7 @@ _BODY_FIELDS: Final = frozenset({"rules", "players", "deal", "moves", "nagari_st
 _DEAL_FIELDS: Final = frozenset({"layout", "hands", "stock", "shown", "sit_out"})
 _SIT_OUT_FIELDS: Final = frozenset({"player", "seat", "hand"})
 _STRINGS: Final = frozenset({str})
+_DICTS: Final = frozenset({dict})
 
 # The faults of a body's shape, in the words the API's schema (marshmallow) gives them, so that a refusal reads
 # the same whichever door a body came in by.
@@ -55,7 +69,7 @@ class Replay(NamedTuple):
     settlement: Settlement | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Log:
     """The log of one hand: the rules, the players in turn order (the dealer first), the deal (its ``sit_out``
     and ``shown`` included), the moves, and the carry it is priced with (the nagari streak, RULES.md 8; the
@@ -73,32 +87,55 @@ class Log:
     stake: int = 1
     written: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: tuple[str, ...],
+        deal: Deal,
+        moves: tuple[Move, ...] = (),
+        nagari_streak: int = 0,
+        stake: int = 1,
+        written: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        # the fields set as a frozen dataclass's own __init__ sets them, but in this module: that one is Python
+        # made at run time, interpreted even where mypyc compiles the class (about 10k instructions a log)
+        put = object.__setattr__
+        put(self, "rules", rules)
+        put(self, "players", players)
+        put(self, "deal", deal)
+        put(self, "moves", moves)
+        put(self, "nagari_streak", nagari_streak)
+        put(self, "stake", stake)
+        put(self, "written", written)
+
     # --- reading --------------------------------------------------------------------------------------------
 
     @staticmethod
-    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = ()) -> Log:
+    def from_dict(data: Any, *, written: Sequence[tuple[int, int]] = (), checked: bool = False) -> Log:
         """Read the JSON of a POST /v1/replay body (a count written 2.0 is 2, as the API reads it); ``written``:
-        where each move was written, when the body was read from text (a refusal names the line too).
+        where each move was written, when the body was read from text (a refusal names the line too);
+        ``checked``: the caller found the body's shape sound (``shape_errors``, or the API's schema, which
+        refuses the same bodies), so it is not checked again.
 
         Raises LogError (``validation-error``, ``errors``: field path -> messages) for a body not of that shape,
         RulesError for rules that cannot be built, IllegalMoveError (``bad-deal``) for a card id that is no card
         in the deal and (``bad-move``, ``unknown-card``) for a move of no known form, naming it. Where a move
         cannot be read, a fault of the deal or of a move before it is raised instead, as a replay meets it.
         """
-        if not _is_object(data):
-            raise LogError(errors={"_schema": [_NOT_AN_OBJECT]})
-        errors = _shape_errors(data)
-        if errors:
-            raise LogError(errors=errors)
-        players = tuple(data["players"])
-        rules = resolve(data.get("rules"), players=len(players))
-        deal = data["deal"]
+        if not checked:
+            errors = shape_errors(data)
+            if errors:
+                raise LogError(errors=errors)
+        body: dict[str, Any] = data if type(data) is dict else dict(data)  # an exact dict: read in C, compiled
+        players = tuple(body["players"])
+        rules = resolve(body.get("rules"), players=len(players))
+        deal = body["deal"]
         if not isinstance(deal, Deal):
             deal = read_deal(deal)
         moves: list[Move] = []
-        for i, move in enumerate(data.get("moves") or ()):
+        for i, move in enumerate(body.get("moves") or ()):
             try:
-                moves.append(move if isinstance(move, Move) else Move.from_dict(move, index=i))
+                moves.append(Move.from_dict(move, index=i) if type(move) is dict else _move(move, i))
             except IllegalMoveError as err:
                 fault = err
                 try:
@@ -111,8 +148,8 @@ class Log:
             players,
             deal,
             tuple(moves),
-            _count(data.get("nagari_streak"), 0),
-            _count(data.get("stake"), 1),
+            _count(body.get("nagari_streak"), 0),
+            _count(body.get("stake"), 1),
             tuple(written),
         )
 
@@ -203,6 +240,11 @@ def _at(err: IllegalMoveError, written: Sequence[tuple[int, int]]) -> IllegalMov
     return err
 
 
+def _move(move: Any, index: int) -> Move:
+    """A move of a log given as a Move, or as a mapping that is not a dict."""
+    return move if isinstance(move, Move) else Move.from_dict(move, index=index)
+
+
 def _is_object(value: Any) -> bool:
     """A JSON object: a dict (what JSON gives, checked at once) or another mapping (the slow ABC check)."""
     return type(value) is dict or isinstance(value, Mapping)
@@ -219,9 +261,30 @@ def _is_count(value: Any) -> bool:
     return type(value) is int or (type(value) is float and value.is_integer())
 
 
+def _all_strings(items: list[Any]) -> bool:
+    """Whether every item is exactly a str (what JSON gives). Compiled, a loop comparing a type per item; the
+    pure build swaps in one pass in C (below), faster there."""
+    return all(type(item) is str for item in items)  # mypyc makes this a plain loop
+
+
+def _all_dicts(items: list[Any]) -> bool:
+    """Whether every item is exactly a dict; as ``_all_strings``."""
+    return all(type(item) is dict for item in items)
+
+
+if __file__.endswith(".py"):  # the pure build: its callers look these up by name
+    globals()["_all_strings"] = lambda items: set(map(type, items)) <= _STRINGS
+    globals()["_all_dicts"] = lambda items: set(map(type, items)) <= _DICTS
+
+
+def _sound_cards(value: Any) -> bool:
+    """A sound list of card ids, as JSON gives one, checked at once."""
+    return type(value) is list and len(value) <= len(CARDS) and _all_strings(value)
+
+
 def _card_list(value: Any, path: str, errors: dict[str, list[str]], *, required: bool = False) -> None:
-    if type(value) is list and len(value) <= len(CARDS) and set(map(type, value)) <= _STRINGS:
-        return  # what JSON gives for a sound list, checked at once
+    if _sound_cards(value):
+        return
     if value is None:
         if required:
             errors[path] = [_MISSING]
@@ -271,9 +334,20 @@ def _sit_out(value: Any, errors: dict[str, list[str]]) -> None:
         _card_list(value["hand"], "deal.sit_out.hand", errors)
 
 
-def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
+def shape_errors(data: Any) -> dict[str, list[str]]:
     """What is wrong with the shape of a POST /v1/replay body ({field path: messages}; empty when nothing),
-    as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits."""
+    as the API's schema names it: fields unknown, missing or of the wrong type, and the documented limits.
+    The check ``Log.from_dict`` makes first; of JSON, it refuses the bodies the API's schema refuses, no more
+    and no fewer (the schema's words may be more, or other: the service has the schema say a refusal)."""
+    if not _is_object(data):
+        return {"_schema": [_NOT_AN_OBJECT]}
+    return _shape_errors(data)
+
+
+def _shape_errors(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    # the body and its deal as exact dicts (what JSON gives): read in C where compiled, not through Mapping's
+    # methods; a path is written out only for a fault
+    body: dict[str, Any] = data if type(data) is dict else dict(data)
     errors: dict[str, list[str]] = {}
     if not _BODY_FIELDS.issuperset(body):
         errors.update({str(k): [_UNKNOWN] for k in body if k not in _BODY_FIELDS})
@@ -291,32 +365,39 @@ def _shape_errors(body: Mapping[str, Any]) -> dict[str, list[str]]:
         for i, player in enumerate(players):
             if type(player) is not str or not 0 < len(player) <= MAX_ID_LENGTH:
                 _id(player, f"players.{i}", errors)
-    deal = body.get("deal")
-    if deal is None:
+    given = body.get("deal")
+    if given is None:
         errors["deal"] = [_MISSING]
-    elif isinstance(deal, Deal):
+    elif isinstance(given, Deal):
         pass
-    elif not _is_object(deal):
+    elif not _is_object(given):
         errors["deal"] = [_NOT_AN_OBJECT]
     else:
+        deal: dict[str, Any] = given if type(given) is dict else dict(given)
         if not _DEAL_FIELDS.issuperset(deal):
             errors.update({f"deal.{k}": [_UNKNOWN] for k in deal if k not in _DEAL_FIELDS})
-        _card_list(deal.get("layout"), "deal.layout", errors, required=True)
-        _card_list(deal.get("stock"), "deal.stock", errors)
+        layout = deal.get("layout")
+        if not _sound_cards(layout):
+            _card_list(layout, "deal.layout", errors, required=True)
+        stock = deal.get("stock")
+        if stock is not None and not _sound_cards(stock):
+            _card_list(stock, "deal.stock", errors)
         for name in ("hands", "shown"):
             held = deal.get(name)
             if held is not None and not _is_object(held):
                 errors[f"deal.{name}"] = ["Not a valid mapping type."]
             elif held:
-                for who, cards in held.items():
-                    _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
+                each: dict[Any, Any] = held if type(held) is dict else dict(held)
+                for who, cards in each.items():
+                    if not _sound_cards(cards):
+                        _card_list(cards, f"deal.{name}.{who}.value", errors, required=True)
         _sit_out(deal.get("sit_out"), errors)
     moves = body.get("moves", [])
     if not isinstance(moves, (list, tuple)):
         errors["moves"] = [_NOT_A_LIST]
     elif len(moves) > MAX_MOVES:
         errors["moves"] = [f"Longer than maximum length {MAX_MOVES}."]
-    elif not set(map(type, moves)) <= {dict}:  # JSON gives dicts: one pass in C
+    elif type(moves) is not list or not _all_dicts(moves):  # JSON gives a list of dicts
         errors.update(
             {f"moves.{i}": ["Not a valid move object."] for i, m in enumerate(moves) if not isinstance(m, (dict, Move))}
         )

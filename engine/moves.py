@@ -364,23 +364,34 @@ class Move:
         if not isinstance(player, str) or not player:
             raise _bad(index, None, "no-player")
         # the common move: a card played, perhaps a choice, the flip; every field a card id (an id that is no
-        # card, or a value that cannot even be looked up, is named by the field-by-field reading below)
-        try:
-            play = CARD_BY_ID.get(d.get("play"))  # type: ignore[arg-type]
+        # card, or a value that cannot even be looked up, is named by the field-by-field reading below). A field
+        # left out is not looked up in the cards.
+        fields = len(d)
+        play_id = d.get("play")
+        if type(play_id) is str:
+            play = CARD_BY_ID.get(play_id)
             if play is not None:
-                capture_id, draw_id, draw_capture_id = d.get("capture"), d.get("draw"), d.get("draw_capture")
-                capture = CARD_BY_ID.get(capture_id)  # type: ignore[arg-type]
-                draw = CARD_BY_ID.get(draw_id)  # type: ignore[arg-type]
-                draw_capture = CARD_BY_ID.get(draw_capture_id)  # type: ignore[arg-type]
+                capture = draw = draw_capture = None
+                capture_id = d.get("capture")
+                if type(capture_id) is str:
+                    capture = CARD_BY_ID.get(capture_id)
+                draw_id = d.get("draw")
+                if type(draw_id) is str:
+                    draw = CARD_BY_ID.get(draw_id)
+                draw_capture_id = d.get("draw_capture")
+                if type(draw_capture_id) is str:
+                    draw_capture = CARD_BY_ID.get(draw_capture_id)
                 if (
                     (capture is not None or capture_id is None)
                     and (draw is not None or draw_id is None)
                     and (draw_capture is not None or draw_capture_id is None)
-                    and len(d) == 2 + (capture is not None) + (draw is not None) + (draw_capture is not None)
+                    and fields == 2 + (capture is not None) + (draw is not None) + (draw_capture is not None)
                 ):
                     return Move(player, play, capture, draw, draw_capture)
-        except TypeError:  # an unhashable value
-            pass
+        elif fields == 2 and play_id is None:  # a call, in the words it takes
+            call = d.get("call")
+            if call == "go" or call == "stop":
+                return Move.go(player) if call == "go" else Move.stop(player)
         return _read_fields(d, index, player)
 
     def form_error(self) -> str | None:

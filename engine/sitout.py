@@ -107,6 +107,8 @@ def read_sit_out(data: Any) -> SitOut | None:
     player, seat = data.get("player"), data.get("seat")
     if not isinstance(player, str) or not player:
         raise _refuse("no-player")
+    if type(seat) is float and seat.is_integer():  # a seat written 3.0 is 3, as the API reads it
+        seat = int(seat)
     if type(seat) is not int:
         raise _refuse("seat", player=player, seat=repr(seat))
     hand = data.get("hand") or ()

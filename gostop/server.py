@@ -36,10 +36,11 @@ def service_folder() -> Path:
     return Path(spec.origin).parent
 
 
-def gunicorn_command(app: str = APP) -> list[str]:
-    """gunicorn with the service's own settings file, serving ``app``."""
+def gunicorn_command(app: str = APP, folder: Path | None = None) -> list[str]:
+    """gunicorn with the service's own settings file (that of ``folder``'s service, a checkout), serving ``app``."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    return [str(gunicorn), "-c", str(service_folder() / "gunicorn.conf.py"), app]
+    service = folder / "service" if folder is not None else service_folder()
+    return [str(gunicorn), "-c", str(service / "gunicorn.conf.py"), app]
 
 
 def free_port() -> int:
@@ -69,7 +70,8 @@ class Server:
     """gostop (or ``app``) under gunicorn as `make run` starts it, with ``env`` added to the environment (PORT
     is free, HOST loopback). Entered, it returns once every worker has loaded the app; gunicorn's stderr goes
     to ``log_path``. The working directory is the one holding the service package (the checkout, in a
-    development install), where the rule book is found."""
+    development install), where the rule book is found; ``folder``, another checkout, serves that one's code
+    (gunicorn puts its working directory first on the path: PYTHONPATH alone would not)."""
 
     def __init__(
         self,
@@ -78,8 +80,10 @@ class Server:
         app: str = APP,
         *,
         start_timeout: float = 30.0,
+        folder: Path | None = None,
     ) -> None:
         self.app = app
+        self.folder = folder
         self.port = free_port()
         self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), **(env or {})}
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # a fresh metrics directory per server
@@ -96,8 +100,8 @@ class Server:
     def __enter__(self) -> Server:
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                gunicorn_command(self.app),
-                cwd=service_folder().parent,
+                gunicorn_command(self.app, self.folder),
+                cwd=self.folder or service_folder().parent,
                 env=self.env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

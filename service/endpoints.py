@@ -40,6 +40,7 @@ def post_endpoint(
     more_answers: Mapping[str, Mapping[str, Any]] | None = None,
     more_doc: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     text: TextReader | None = None,
+    check: Callable[[Any], bool] | None = None,
     view: View | None = None,
 ) -> GoStopBlueprint:
     """A blueprint (``name``, under /v1) with one endpoint: POST ``path``, documented as ``operation_id``.
@@ -48,7 +49,8 @@ def post_endpoint(
     ``example`` (one body) or ``examples`` (bodies by name), and the answer with what ``answer`` gives to each
     (in English), plus ``more_answers`` (already in OpenAPI's ``{"summary", "value"}`` form). ``more_doc``,
     given the answers' examples, adds to the operation's document; ``text`` reads a text/plain body as well
-    (``service.parsing``). The view answers ``answer(body, request_words())``, unless a ``view`` is given.
+    (``service.parsing``); ``check`` is the body's own check, as strict as the schema, which then only words a
+    refusal (``service.parsing``). The view answers ``answer(body, request_words())``, unless a ``view`` is given.
     """
     from .i18n import LANGUAGES, request_words
     from .jsonio import answered
@@ -70,6 +72,8 @@ def post_endpoint(
         responses["examples"] = answer_examples
     if text is not None:
         arguments["text"] = text
+    if check is not None:
+        arguments["check"] = check
 
     if view is None:
 

@@ -28,6 +28,7 @@ from engine import (
     format_log,
     read_log,
 )
+from engine.log import shape_errors
 from engine.rules import Shodang, TwoCardBomb
 from engine.settlement import MAX_NAGARI_STREAK, nagari_carry
 from engine.simulate import simulate
@@ -797,18 +798,26 @@ def lean_asked() -> tuple[bool, bool]:
 
 
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
-    """The answer to a validated POST /v1/replay body, in the language of ``w``: the body read by the engine's one
-    reader of a log (``engine.Log.from_dict``) and replayed. ``written``: the body came as a text log
-    (``engine.read_log``), and a move it refuses is named at its line and column too."""
-    log = Log.from_dict(body, written=written.moves if written is not None else ())
+    """The answer to a validated POST /v1/replay body (by ``ReplayRequest`` or by ``sound_body``, which refuse
+    the same bodies), in the language of ``w``: the body read by the engine's one reader of a log
+    (``engine.Log.from_dict``, its shape not checked again) and replayed. ``written``: the body came as a text
+    log (``engine.read_log``), and a move it refuses is named at its line and column too."""
+    log = Log.from_dict(body, written=written.moves if written is not None else (), checked=True)
     result = log.replay()
     return {**replay_json(w, result, nagari_streak=log.nagari_streak, stake=log.stake), **echo(log.rules)}
 
 
 def lean_replay_answer(body: Mapping[str, Any], written: ParsedLog | None = None) -> dict[str, Any]:
     """The lean answer to a validated POST /v1/replay body (no sentences: no language)."""
-    log = Log.from_dict(body, written=written.moves if written is not None else ())
+    log = Log.from_dict(body, written=written.moves if written is not None else (), checked=True)
     return lean_replay_json(log.replay(), nagari_streak=log.nagari_streak, stake=log.stake)
+
+
+def sound_body(data: Any) -> bool:
+    """Whether a POST /v1/replay body is of the replay's shape, by the engine's check (``engine.log.shape_errors``):
+    it refuses exactly what ``ReplayRequest`` refuses (tests/test_replay_shape.py), so the endpoint checks a body
+    with it alone, and has the schema load only a body it refuses, to word the refusal as the schema does."""
+    return not shape_errors(data)
 
 
 # --- the examples and the endpoint --------------------------------------------------------------------------
@@ -961,5 +970,6 @@ def blueprint() -> GoStopBlueprint:
         },
         more_doc=more_doc,
         text=read_log,
+        check=sound_body,
         view=post_replay,
     )
