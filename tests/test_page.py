@@ -956,6 +956,40 @@ def test_live_flip_only_turn_after_a_bomb(table):
 
 
 @pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_live_a_two_card_bomb_is_entered_where_the_engine_names_its_month(table):
+    """RULES.md 5.5: under hangame-matgo (two_card_bomb no-multiplier) two Januaries on the layout let A play the
+    other two at once; the page takes the bomb after two taps because the engine names January in
+    `two_card_bomb_months` (the page counts no layout card), and sends a `bomb` of two cards."""
+    t = table
+    a = t.names[0]
+    t.open("live")
+    t.click('[data-key="live-rules"]')
+    t.page.select_option('[data-key="live-preset"]', "hangame-matgo")
+    for card in (
+        "jan-bright",
+        "jan-ribbon",
+        "feb-junk-1",
+        "mar-junk-1",
+        "apr-junk-1",
+        "may-junk-1",
+        "jun-junk-1",
+        "jul-junk-1",
+    ):
+        t.click(f'[data-card="{card}"]')
+    t.click('[data-key="live-start"]')
+    t.page.wait_for_selector("#turn-prompt")
+    t.click('[data-key="bomb"]')
+    _card(t, "jan-junk-1")
+    assert _step_now(t) == "bomb"
+    _card(t, "jan-junk-2")
+    assert _step_now(t) == "draw"
+    body = _sent(t, "/v1/replay", lambda: _card(t, "oct-junk-1"))
+    assert body["moves"][-1] == {"player": a, "bomb": ["jan-junk-1", "jan-junk-2"], "draw": "oct-junk-1"}
+    _wait_moves(t, 1)
+    assert t.page.locator(".problem").count() == 0
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
 def test_live_shake_after_a_bonus_card_from_hand(table):
     """RULES.md 5: under bonus_from_hand replace, the hand card played after a bonus card may be shaken."""
     t = table

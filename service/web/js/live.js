@@ -377,6 +377,10 @@ const said = (key, month) => {
   return Array.isArray(list) ? list.includes(month) : null;
 };
 
+// How many hand cards a bomb of `card`'s month takes (the move's shape): three onto the layout's one, or two
+// onto the layout's two where the engine names the month in two_card_bomb_months (RULES.md 5.5)
+const bombCards = (card) => (said("two_card_bomb_months", monthOf(card)) === true ? 2 : 3);
+
 // The hand cards a legal move starts with, when the service lists the legal moves (the hands are known).
 function legalCards() {
   const legal = asked()?.legal;
@@ -427,7 +431,7 @@ function step() {
   if (next.expects !== "flip" && d.mode !== "flip" && asked()?.flip_due !== true) {
     if (d.mode === "shake" && (d.shake || []).length < 3) return "shake";
     if (d.mode === "shake" && !d.play) return "shake_play";
-    if (d.mode === "bomb" && (d.bomb || []).length < 3) return "bomb";
+    if (d.mode === "bomb" && !((d.bomb || []).length && d.bomb.length >= bombCards(d.bomb[0]))) return "bomb";
     if (extra && !d.play && stock - usedStock(d) > 0) return "extra_flip";
     if (!extra && !d.play && !d.bomb && !d.nothing) return "play";
     if (d.play && !d.capture && choiceOf(d.play, captureMonths())?.two) return "capture";
@@ -683,7 +687,7 @@ function tools(s, next, blocked) {
   const some = (key) => (asked()?.[key] || []).length > 0;
   return [
     may("shake") && some("shake_months") ? button("shake", t("shake_btn"), mode("shake")) : null,
-    may("bomb") && some("bomb_months") ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
+    may("bomb") && (some("bomb_months") || some("two_card_bomb_months")) ? button("bomb", t("bomb_btn"), mode("bomb")) : null,
     // a bomb leaves flip turns (폭탄 피): at a later turn the player may only flip instead of playing a card
     may("flip") && flipTurns() > 0 ? button("flip-only", t("flip_btn", { n: flipTurns() }), mode("flip")) : null,
     // only bonus cards were left in hand: the turn is the bonus card alone, then the flip
@@ -742,7 +746,7 @@ function entryPanel() {
       const unfit = (id) => {
         const month = monthOf(id);
         if (s === "shake") return said("shake_months", month) !== true;
-        if (s === "bomb") return said("bomb_months", month) !== true;
+        if (s === "bomb") return said("bomb_months", month) !== true && said("two_card_bomb_months", month) !== true;
         if (playable) return !playable.has(id);
         if (s === "shake_play") return !(d.shake || []).includes(id);
         if (s === "capture" || s === "draw_capture" || s === "declare" || s === "chongtong" || s === "shodang") return true;
