@@ -3028,3 +3028,68 @@ def test_the_language_chooser_is_not_cut_on_a_390_px_phone(thumb):
     )
     assert shown >= natural - 0.5, (shown, natural)
     assert t.all_in_sight("nav a")
+
+
+# --- the trial of four, round 5 (docs/page-trial-2026-12-r3.md "trial r5") -------------------------------
+
+
+def _three_ribbon_hands(t: Table) -> list[str]:
+    """Three people, three hands won by 0, 1, 2 on ribbons; returns the names."""
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    for w in range(3):
+        typed = {f"points-{w}": "3", f"ribbons-{w}": "7"}
+        typed.update({f"junk_units-{s}": "8" for s in range(3) if s != w})
+        _quick_hand(t, w, typed)
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+    return names
+
+
+def _totals(t: Table, names: list[str]) -> list[str]:
+    return [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names]
+
+
+def _first_text(row) -> str:
+    """What a row's number cell shows (its own text, not the words for a screen reader)."""
+    return row.locator(".row-edit").evaluate("e => e.firstChild ? e.firstChild.textContent : ''")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_a_corrected_hands_old_version_is_never_added_again(thumb):
+    """Trial r5, D1 and D2: while hand 2 is corrected the other rows keep their rulings and the totals stay
+    (only hand 2 is marked as being corrected); once saved, the old version is struck with no number of a live
+    hand, and tapping it offers no way to put it in the evening again (it was added as an extra hand, counted
+    twice)."""
+    t = thumb
+    names = _three_ribbon_hands(t)
+    totals = _totals(t, names)
+    t.thumb('[data-key="edit-2"]')
+    t.thumb_type('[data-key="edit-reason"]', "점수 잘못")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    # D2: the money stays while one hand is fixed
+    assert t.page.locator(".ledger-table tr[data-outcome]").count() == 3
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 0
+    assert t.page.locator(".ledger-table tfoot .totals.pending").count() == 0
+    assert _totals(t, names) == totals
+    assert t.page.locator(".ledger-table tr[data-fixing]").get_attribute("data-hand") == "2"
+    t.thumb_type('[data-key="q-points-1"]', "4")
+    t.thumb_type('[data-key="q-ribbons-1"]', "8")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    fixed = _totals(t, names)
+    assert fixed != totals
+    old = t.page.locator(".ledger-table tr[data-superseded]")
+    assert old.count() == 1 and "점수 잘못" in old.inner_text()
+    # the live hands read 1 2 3; the old version reads no number of its own
+    live = t.page.locator(".ledger-table tbody tr[data-outcome]")
+    assert [_first_text(live.nth(i)) for i in range(live.count())] == ["1", "2", "3"]
+    assert not _first_text(old).strip().isdigit()
+    # D1: the old version offers nothing that puts it back as a hand
+    old.locator(".row-edit").click()
+    t.page.locator(".panel.edit").wait_for()
+    assert t.page.locator('[data-key="edit-restore"]').count() == 0
+    assert t.page.locator(".panel.edit button").count() == 0
+    assert t.page.locator(".ledger-table tr[data-outcome]").count() == 3
+    assert _totals(t, names) == fixed

@@ -411,6 +411,10 @@ PAGE: dict[str, Any] = {
     "declared_reason": N_("{reason} (from the counts said at the table, not the cards)"),
     "declared_note": N_("The counts were said at the table, not the cards shown."),
     "edit_removed": N_("{hand} is removed."),
+    # the old version of a corrected hand, kept struck with the reason (never put in again: it would count twice)
+    "edit_superseded": N_("This is {hand} as it was before it was corrected. The corrected hand counts in its place."),
+    "old_version": N_("{hand} before the correction:"),
+    "removed_hand": N_("Removed:"),
     "edit_reason": N_("{hand}: why correct or remove it?"),
     "edit_remove": N_("Remove this hand"),
     "edit_fix": N_("Correct it"),

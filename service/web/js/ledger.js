@@ -49,6 +49,11 @@ export async function init() {
   ledger.quick.counts = upgradeCounts(ledger.quick.counts);
   for (const key of ["go", "shakes", "bombs"]) while (ledger.quick[key].length < SEATS) ledger.quick[key].push(0);
   ledger.setup = ledger.setup || freshSetup();
+  // an older page kept a saved correction's old version as `fixing`: it is the superseded one unless it is
+  // the hand the entry is correcting now
+  ledger.hands.forEach((e, i) => {
+    if (e.removed?.fixing && ledger.quick.fixes?.n !== i + 1) e.removed = { reason: e.removed.reason, superseded: true };
+  });
   store();
   // the carry is said with the rule set's own factor: its knobs are kept for offline use
   if (ledger.preset) await reach(() => presetKnobs(ledger.preset)).catch(() => {});
@@ -67,7 +72,10 @@ function store() {
 }
 
 // The hands the evening is ruled on (a removed hand is kept on the page, not sent).
-const active = () => ledger.hands.filter((e) => !e.removed);
+// A hand open for correction still counts (its ruling and the totals stay in sight) until the correction is
+// saved in its place; the version a correction replaced is kept as `removed.superseded`, never sent again.
+const counts = (e) => !e.removed || !!e.removed.fixing;
+const active = () => ledger.hands.filter(counts);
 const answered = () => !!ledger.answer && ledger.answer.hands.length === active().length;
 
 function trailingNagari() {
@@ -207,7 +215,7 @@ function dealerOf(i) {
   const entry = ledger.hands[i];
   const k = handLabel(i) - 1;
   const ruled = answered() ? ledger.answer.hands : rulingsBefore() || [];
-  if (!entry.removed && ruled[k]?.dealer) return ruled[k].dealer;
+  if (counts(entry) && ruled[k]?.dealer) return ruled[k].dealer;
   if (entry.dealer) return entry.dealer;
   return nextDealer(k);
 }
@@ -215,7 +223,7 @@ function dealerOf(i) {
 // A hand's number as the service counts it: its place among the hands not taken out (one taken out: the
 // place it would take back).
 function handLabel(i) {
-  return ledger.hands.slice(0, i).filter((e) => !e.removed).length + 1;
+  return ledger.hands.slice(0, i).filter(counts).length + 1;
 }
 
 // The rulings of the hands before a refused one (asked apart), while those hands are still the ones sent.
@@ -239,17 +247,23 @@ function table() {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
       // a hand is numbered as the service counts it, among the hands that count (its refusals say "the fifth
-      // hand"); one taken out has no number of its own: it says the place it would take back, struck through
+      // hand"); one taken out, or the old version of a corrected hand, has no number (never read as a live
+      // hand's): its row says what it is
       const label = handLabel(i);
+      const out = entry.removed && !entry.removed.fixing;
       const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
-      if (entry.removed) {
-        return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
-          h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", entry.removed.reason ? h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason })) : null));
+      } }, out ? "–" : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
+      if (out) {
+        const old = !!entry.removed.superseded;
+        return h("tr", { "data-hand": i + 1, "data-removed": "", "data-superseded": old ? "" : null, class: "removed" }, number_,
+          h("td", { colspan: people.length + 1 }, h("small", { class: "gone" }, old ? t("old_version", { hand: handName(label) }) : t("removed_hand")), " ",
+            h("s", {}, enteredText(entry)), " ",
+            entry.removed.reason ? h("small", { class: "reason" }, t(old ? "fixed_because" : "removed_because", { why: entry.removed.reason })) : null));
       }
+      const fixing = !!entry.removed?.fixing;
       k++;
       const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
@@ -263,8 +277,8 @@ function table() {
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
       const why = multipliersText(s);
-      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, class: entry.fixed ? "fixed" : null }, number_,
-        h("td", { class: "what" }, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
+      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, "data-fixing": fixing ? "" : null, class: fixing ? "fixing" : entry.fixed ? "fixed" : null }, number_,
+        h("td", { class: "what" }, fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) })) : null, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
           headline(s, (x) => x),
           why ? h("small", { class: "multipliers" }, why) : null,
           // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
@@ -301,6 +315,12 @@ function editPanel() {
   const entry = ledger.hands[e.n - 1];
   if (!entry) return null;
   const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
+  // the hand being corrected: its correction is below; the old version of a corrected hand: nothing to do
+  // with it (put in again it would count the hand twice)
+  if (entry.removed?.fixing || entry.removed?.superseded) {
+    return h("div", { class: "panel edit", "data-edit": e.n },
+      h("p", {}, entry.removed.fixing ? t("fixing", { hand: handName(handLabel(e.n - 1)) }) : t("edit_superseded", { hand: handName(handLabel(e.n - 1)) })));
+  }
   if (entry.removed) {
     return h("div", { class: "panel edit", "data-edit": e.n },
       h("p", {}, t("edit_removed", { hand: handName(handLabel(e.n - 1)) })),
@@ -333,10 +353,8 @@ function editPanel() {
         ledger.quick = quickFrom(entry.settle);
         ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason(), dealer };
         ledger.edit = null;
-        // not asked of the service while the hand is out: without it the dealers after it would not follow
-        // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
-        ledger.answer = null;
-        ledger.problem = null;
+        // the hand still counts while it is corrected (the other rows and the totals stay as ruled); the
+        // evening is asked again once the corrected hand is in its place, or folded
         store();
         app.rerender();
         document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
@@ -595,6 +613,9 @@ function finish(body) {
   if (out.ok && fixes) {
     // the correction goes in the place of the hand it corrects, the reason with it
     const entry = ledger.hands.pop();
+    // the version it replaces: kept with the reason, never sent again (nor offered back as a hand)
+    const old = ledger.hands[fixes.n - 1];
+    if (old?.removed?.fixing) old.removed = { reason: old.removed.reason, superseded: true };
     entry.dealer = fixes.dealer;
     // the reason as said (none said: none shown)
     entry.fixed = { reason: fixes.reason || "" };
