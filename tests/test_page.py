@@ -3093,3 +3093,47 @@ def test_r5_a_corrected_hands_old_version_is_never_added_again(thumb):
     assert t.page.locator(".panel.edit button").count() == 0
     assert t.page.locator(".ledger-table tr[data-outcome]").count() == 3
     assert _totals(t, names) == fixed
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_r5_a_shared_ledger_shows_row_1_and_its_reasons(browser, server, width):
+    """Trial r5, D3: the ledger's link opened on another phone: the sticky heads sat 48 px down inside the
+    table's own frame, on top of row 1; and the rows lacked the sale and multiplier lines the first phone
+    shows. Row 1 is clear of the heads at 390 and 360 px, and the lines are there."""
+    names = FOUR["ko"]
+    cs, yh, ms, jh = range(4)
+    nagari = {
+        "settle": {
+            "winner": None,
+            "players": [{"id": names[s]} for s in (cs, yh, ms)],
+            "sit_out": {"player": names[jh], "seat": 4, "hand": ["jan-bright", "aug-bright"]},
+        }
+    }
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "people": names,
+        "first_dealer": names[cs],
+        "stake": 100,
+        "hands": [nagari, _four_hand(yh, [cs, yh, ms], jh, names)],
+    }
+    other = browser.new_context(viewport={"width": width, "height": 640}, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        page.goto(f"{server}/#/evening/{_b64(body)}")
+        page.wait_for_selector("body[data-ready]")
+        row = page.locator('[data-shared="evening"] tr[data-hand="1"]')
+        row.wait_for()
+        row.evaluate("e => e.scrollIntoView({block: 'center'})")
+        heads = page.locator('[data-shared="evening"] thead th').first.bounding_box()
+        first = row.bounding_box()
+        assert heads and first and heads["y"] + heads["height"] <= first["y"] + 0.5, (heads, first)
+        # nothing else is drawn over row 1's text
+        hit = row.locator("td.what").evaluate(
+            "e => { const r = e.getBoundingClientRect(); const x = document.elementFromPoint(r.left + 4, r.top + 4);"
+            " return e.contains(x); }"
+        )
+        assert hit
+        assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+        assert "×2" in page.locator('[data-shared="evening"] tr[data-hand="2"] .multipliers').inner_text()
+    finally:
+        other.close()

@@ -18,7 +18,7 @@ import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedF
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
-import { carrySaid, headline, problemView } from "./ruling.js";
+import { carrySaid, headline, multipliersText, problemView, saleText } from "./ruling.js";
 import { shareBar } from "./share.js";
 
 let ledger = null;
@@ -153,18 +153,6 @@ export function relanguage() {
   if (active().length) evening();
 }
 
-// The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
-// score, loser by loser (one loser's gwangbak is not the other's).
-function multipliersText(settlement) {
-  // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
-  const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
-    .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
-    // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
-    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
-  if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
-  return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
-}
-
 // Add a hand: `settle` (a /v1/settle body) or `replay` (a finished /v1/replay log); the rules, stake and carry
 // are the evening's. A ledger without people takes the hand's players as its people; one with people refuses
 // ({ok: false}) a hand played by someone else.
@@ -204,10 +192,6 @@ function enteredText(entry) {
   return t("entered_win", { p: s.winner, s: pts });
 }
 
-function saleText(sale) {
-  if (!sale) return null;
-  return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
-}
 
 // Who dealt hand i (its index in the list): the service's word where it has answered for that hand, else
 // the dealer kept with the entry, else as nextDealer reckons while the service cannot be asked.
