@@ -2413,7 +2413,7 @@ def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
 def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
     """The table trial of four (T8): once a row was taken out, the service's refusal ("둘째 판", among the hands
     that count) and the row's number (3) differed. Rows are numbered as the service counts; a row taken out
-    shows the place it would take back, struck through."""
+    shows no number (trial r5, D2: a struck "5" beside a live "5" was read as one hand)."""
     t = thumb
     t.refusals_expected = True
     names = EVENING_NAMES[t.lang]
@@ -2428,7 +2428,8 @@ def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
     t.page.locator(".problem").wait_for()
     assert "둘째 판" in t.page.locator(".problem").inner_text()
     labels = [b.inner_text().split()[0] for b in t.page.locator(".ledger-table .row-edit").all()]
-    assert labels == ["1", "1", "2"]  # the row taken out, struck through, would be the first again
+    # the row taken out reads no number (trial r5 D2: two rows read "4"), the others as the service counts
+    assert labels == ["–", "1", "2"]
     # the refused row says why, in the service's words, which count the hands as the page does
     detail = t.page.locator(".problem").inner_text()
     assert "둘째 판: " in t.page.locator('.ledger-table tr[data-hand="3"] .why').inner_text()
