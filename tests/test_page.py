@@ -3138,3 +3138,46 @@ def test_r5_a_shared_ledger_shows_row_1_and_its_reasons(browser, server, width):
         assert "×2" in page.locator('[data-shared="evening"] tr[data-hand="2"] .multipliers').inner_text()
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_changing_who_sits_out_keeps_the_others_entries(thumb):
+    """Trial r5, D5: in Settle a change of who sits out wiped every count and the winner; in the ledger the
+    winner ticked as the sitter lost his points without a word. The others' entries are kept; the one who now
+    sits out is asked about first when something was entered for him."""
+    t = thumb
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    t.page.locator("details.rules > summary").click()
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-ribbons-0"]', "7")
+    t.thumb_type('[data-key="q-junk_units-1"]', "8")
+    t.thumb_type('[data-key="q-junk_units-2"]', "9")
+    asked: list[str] = []
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="sit-2"]')
+    assert asked and "병" in asked[0]
+    assert not t.page.locator('[data-key="sit-2"]').is_checked()
+    assert t.page.locator('[data-key="q-junk_units-2"]').input_value() == "9"
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    t.thumb('[data-key="sit-2"]')
+    assert len(asked) == 2 and t.page.locator('[data-key="sit-2"]').is_checked()
+    # the winner and the others' counts kept; the one who now plays starts blank
+    assert t.page.locator('[data-key="winner-0"]').is_checked()
+    assert t.page.locator('[data-key="q-points-0"]').input_value() == "3"
+    assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "8"
+    assert t.page.locator('[data-key="q-junk_units-2"]').input_value() == ""
+    # the ledger: the winner ticked as the one who sits out is asked about, and kept when the table says no
+    names = FOUR[t.lang]
+    _people(t, names, count=4)
+    t.thumb('[data-key="lq-winner-1"]', goes=True)
+    t.thumb_type('[data-key="q-points-1"]', "5")
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="sit-1"]')
+    assert len(asked) == 3 and names[1] in asked[2]
+    assert t.page.locator('[data-key="lq-winner-1"]').is_checked()
+    assert t.page.locator('[data-key="q-points-1"]').input_value() == "5"

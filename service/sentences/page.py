@@ -412,6 +412,8 @@ PAGE: dict[str, Any] = {
     "declared_note": N_("The counts were said at the table, not the cards shown."),
     "edit_removed": N_("{hand} is removed."),
     # the old version of a corrected hand, kept struck with the reason (never put in again: it would count twice)
+    # a tick that seats someone out of the hand being entered, when something was entered for him (trial r5 D5)
+    "confirm_sit_out": N_("If {p} sits this hand out, what was entered for {p} is cleared. Sit {p} out?"),
     "edit_superseded": N_("This is {hand} as it was before it was corrected. The corrected hand counts in its place."),
     "old_version": N_("{hand} before the correction:"),
     "removed_hand": N_("Removed:"),

@@ -14,7 +14,7 @@ import { h, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARDS, chip } from "./cards.js";
-import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
@@ -452,6 +452,17 @@ function sitOutPanel(seats) {
     let list = seats.sitters.filter((x) => x !== s);
     if (list.length === seats.sitters.length) list = [...list, s].slice(-seats.sitCount);
     else return; // one of those who must sit out: another is chosen in its place by tapping them
+    // the entries are kept by person: only the one who now sits out loses his, asked first (trial r5 D5:
+    // the winner's points went without a word)
+    if (q.winner === s || entered(q.counts[s]) || q.go[s] || q.shakes[s] || q.bombs[s]) {
+      if (!window.confirm(t("confirm_sit_out", { p: people[s] }))) {
+        app.rerender(); // the box unticked again
+        return;
+      }
+      if (q.winner === s) q.winner = -1;
+      q.counts[s] = freshCounts()[s];
+      q.go[s] = q.shakes[s] = q.bombs[s] = 0;
+    }
     q.sitters = list;
     q.shown = [];
     store();

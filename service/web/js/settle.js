@@ -14,7 +14,7 @@ import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, chip, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
-import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { carrySaid, rulingView, problemView } from "./ruling.js";
 import { offers } from "./shared.js";
 import { rulingLines, shareBar } from "./share.js";
@@ -417,13 +417,30 @@ function sitOutPanel() {
   const out = sitters();
   const want = state.people - state.count;
   const sale = sitOut();
+  // the entries are kept by player, not by place: only the one who now sits out loses his, and is asked about
+  // first (trial r5 D5: every card, count and the winner went without a word)
   const toggle = (s) => {
     if (out.includes(s)) return; // another is chosen in its place by tapping them
+    const before = players();
+    const j = before.indexOf(state.names[s]);
+    const lost = j >= 0 && (state.winner === j || state.captured[j]?.length || state.junk[j] || state.go[j] || state.shakes[j] || state.bombs[j] || entered(state.counts[j]));
+    if (lost && !window.confirm(t("confirm_sit_out", { p: state.names[s] }))) {
+      app.rerender(); // the box unticked again
+      return;
+    }
     state.sitters = [...out, s].slice(-want);
+    const after = players();
+    const from = after.map((name) => before.indexOf(name));
+    const blank = { captured: [], junk: 0, go: 0, shakes: 0, bombs: 0 };
+    for (const key of Object.keys(blank)) {
+      const kept = state[key];
+      state[key] = kept.map((_, seat) => (seat < from.length && from[seat] >= 0 ? kept[from[seat]] : blank[key]));
+    }
+    const counts = state.counts;
+    state.counts = freshCounts().map((c, seat) => (seat < from.length && from[seat] >= 0 ? counts[from[seat]] : c));
+    if (state.winner !== null && state.winner >= 0) state.winner = after.indexOf(before[state.winner]);
+    state.active = Math.max(0, after.indexOf(before[state.active]));
     state.shown = [];
-    state.winner = -1;
-    for (const key of ["captured", "junk", "go", "shakes", "bombs"]) state[key] = state[key].map((v) => (Array.isArray(v) ? [] : 0));
-    state.counts = freshCounts();
     changed();
   };
   const shownIds = CARDS.filter((c) => c.kind === "bright" || (c.kind === "bonus" && (state.knobs.bonus_cards || []).includes(c.id))).map((c) => c.id);
