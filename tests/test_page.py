@@ -3181,3 +3181,32 @@ def test_r5_changing_who_sits_out_keeps_the_others_entries(thumb):
     assert len(asked) == 3 and names[1] in asked[2]
     assert t.page.locator('[data-key="lq-winner-1"]').is_checked()
     assert t.page.locator('[data-key="q-points-1"]').input_value() == "5"
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_removing_a_hand_later_hands_follow_warns_and_the_refusal_says_fix(thumb):
+    """Trial r5, D4: removing hand 2 of three at four left hand 3 refused (its dealer no longer follows) under
+    the title "장부에 넣을 수 없음", said of a hand already in the ledger. The removal asks first (the hands
+    after it were seated from it); the refusal says a hand of the ledger needs fixing, and that the removed
+    hand may be why."""
+    t = thumb
+    t.refusals_expected = True
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    _ribbon_hand(t, yh, [cs, yh, ms])
+    _ribbon_hand(t, ms, [yh, ms, jh])
+    _ribbon_hand(t, cs, [ms, jh, cs])
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+    asked: list[str] = []
+    t.thumb('[data-key="edit-2"]')
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="edit-remove"]', goes=True)
+    assert asked and "둘째 판" in asked[0]
+    assert t.page.locator(".ledger-table tr[data-removed]").count() == 0
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    t.thumb('[data-key="edit-remove"]', goes=True)
+    t.page.locator(".ledger .problem").wait_for()
+    said = t.page.locator(".ledger .refusal").inner_text()
+    assert "장부에 넣을 수 없음" not in said and "고쳐야" in said, said
+    assert t.page.locator("[data-removed-before]").count() == 1

@@ -236,6 +236,7 @@ function table() {
       const label = handLabel(i);
       const out = entry.removed && !entry.removed.fixing;
       const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
+        ledger.quick.added = null;
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
@@ -286,6 +287,20 @@ function totalsRow(people, last, before_) {
   return h("tr", { class: "totals pending" }, h("th", { scope: "row", colspan: 2 }, t("totals_partial")), people.map((p) => h("td", { class: "num", "data-total": p }, "…")));
 }
 
+// The service's refusal of a hand already in the ledger: said as a hand to fix (not "cannot be added", said of
+// a hand the table sees in its ledger), and, with a hand taken out before it, that the taking out may be why
+// (the dealers after a removed hand no longer follow: trial r5 D4).
+function refusalView() {
+  const k = refusedAt();
+  if (k === null) return problemView({ body: ledger.problem });
+  let i = -1;
+  for (let seen = -1; seen < k && i < ledger.hands.length - 1;) if (counts(ledger.hands[++i])) seen++;
+  const removedBefore = ledger.hands.slice(0, i).some((e) => e.removed && !e.removed.fixing && !e.removed.superseded);
+  return h("div", { class: "refusal" },
+    problemView({ body: { ...ledger.problem, title: t("ledger_fix_hand") } }),
+    removedBefore ? h("p", { class: "hint", "data-removed-before": "" }, t("ledger_removed_before", { hand: handName(k + 1) })) : null);
+}
+
 // The reason a hand was corrected, as said (an older page kept it as a string, and wrote one when none was said).
 function fixedReason(entry) {
   const why = typeof entry.fixed === "string" ? entry.fixed : entry.fixed?.reason;
@@ -323,6 +338,9 @@ function editPanel() {
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
+        // the hands after it were seated from it (their dealer, who sat out): said before it goes (trial r5 D4)
+        const followed = ledger.hands.slice(e.n).some(counts);
+        if (followed && !window.confirm(t("confirm_remove_followed", { hand: handName(handLabel(e.n - 1)) }))) return;
         entry.removed = { reason: reason() };
         ledger.edit = null;
         ledger.answer = null;
@@ -408,11 +426,20 @@ function setupPanel() {
       " ", t("players_n", { n })))),
     h("div", { class: "names" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "field name" },
       h("span", { class: "field-label" }, t("name_label", { n: i + 1 })),
-      h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", placeholder: t("name_placeholder"), "data-key": "person-" + i, onchange: (e) => { s.names[i] = e.target.value.trim(); redraw(true); } })))),
+      h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", placeholder: t("name_placeholder"), "data-key": "person-" + i,
+        // the first dealer's choices say the name as it is typed (trial r5 D9), without drawing the page again
+        // under the typing
+        oninput: (e) => {
+          s.names[i] = e.target.value.trim();
+          const said = document.querySelector(`[data-first-name="${i}"]`);
+          if (said) said.textContent = s.names[i] || t("name_label", { n: i + 1 });
+          store();
+        },
+        onchange: (e) => { s.names[i] = e.target.value.trim(); redraw(true); } })))),
     h("fieldset", { class: "first-dealer" }, h("legend", {}, t("first_dealer")),
       h("div", { class: "segments" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "radio-label segment" },
         h("input", { type: "radio", name: "first-dealer", "data-key": "first-" + i, checked: s.first === i, onchange: () => { s.first = i; redraw(); } }),
-        " ", name || t("name_label", { n: i + 1 }))))),
+        " ", h("span", { "data-first-name": i }, name || t("name_label", { n: i + 1 })))))),
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("preset_label")),
       h("select", { "data-key": "ledger-preset", onchange: (e) => { s.preset = e.target.value; redraw(); } },
         presets.map((p) => h("option", { value: p.name, selected: p.name === s.preset }, t("preset." + p.name))))),
@@ -541,6 +568,7 @@ function quickEntry() {
         }
         q.winner = seat;
         q.open = true;
+        q.added = null;
         q.needWinner = false;
         changed();
         // the person asked for the entry: it comes into sight under the header
@@ -636,7 +664,7 @@ export function view() {
     // the table and its totals first: what the table looks at between hands
     ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),
-    ledger.problem ? problemView({ body: ledger.problem }) : null,
+    ledger.problem ? refusalView() : null,
     a && a.transfers.length
       ? h("ul", { class: "transfers", "aria-label": t("transfers") }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
           t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
@@ -645,7 +673,8 @@ export function view() {
     h("p", { class: "dealer", "data-dealer": nextDealer() }, t("ledger_dealer", { p: nextDealer() })),
     quickEntry(),
     ledger.quick.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
-    h("div", { class: "actions" },
+    // what the table does next clears "added to the ledger (hand 2)" (trial r5 D12: it stood through a share)
+    h("div", { class: "actions", onclick: () => { if (ledger.quick.added) { ledger.quick.added = null; store(); app.later(); } } },
       h("button", { type: "button", "data-key": "ledger-settle", onclick: () => offers.settle.startFromLedger(ledgerContext()) }, t("ledger_settle")),
       active().length ? shareBar("evening", eveningBody, () => ledgerShareText(a)) : null,
       h("button", { type: "button", "data-key": "ledger-new", onclick: () => {

@@ -32,7 +32,7 @@ const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal",
 
 let state = null;
 
-// The names a new table starts with: the default names, then "4", "5" for the people a default list lacks.
+// The names a new table starts with: the default names (갑 을 병 정 무), numbers only should a list be short.
 const defaultNames = () => [...t("default_names"), "4", "5"].slice(0, 5);
 
 function fresh(count = 2, names = null, people = count) {
