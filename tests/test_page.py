@@ -3210,3 +3210,23 @@ def test_r5_removing_a_hand_later_hands_follow_warns_and_the_refusal_says_fix(th
     said = t.page.locator(".ledger .refusal").inner_text()
     assert "장부에 넣을 수 없음" not in said and "고쳐야" in said, said
     assert t.page.locator("[data-removed-before]").count() == 1
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_settle_rules_at_once_after_the_last_answer(thumb):
+    """Trial r5, D7: in Settle, "네, 못 먹었어요" left the old ruling greyed ("판정하기를 다시 누르세요") until
+    판정하기 was tapped again. The last answer rules at once, as the ledger adds its hand."""
+    t = thumb
+    _say_the_reviews_dispute(t)
+    t.thumb('[data-key="submit"]', goes=True)
+    t.page.wait_for_selector(".ruling:not(.stale)")
+    # the loser's counts taken back: asked about, and the answer rules again at once
+    for key in ("q-brights-1", "q-junk_units-1"):
+        t.page.fill(f'[data-key="{key}"]', "")
+        t.page.locator(f'[data-key="{key}"]').dispatch_event("change")
+    t.thumb('[data-key="submit"]', goes=True)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/settle")):
+        t.thumb('[data-key="q-empty-yes-1"]', goes=True)
+    t.idle()
+    assert t.page.locator(".ruling.stale").count() == 0
+    assert t.page.locator(".ruling").count() == 1

@@ -205,6 +205,14 @@ const toAsk = (seat) => seat !== state.winner && (unsaid(state.counts[seat]) || 
 // never sent as one who captured nothing (who pays nothing) without a word; yes is kept as the counts' `empty`.
 const emptyHanded = (seat) => seat !== state.winner && !state.captured[seat].length && !state.junk[seat] && !state.counts[seat].empty;
 
+// An answer to the questions asked before a ruling: the last one answered rules at once, as the ledger adds
+// its hand (trial r5 D7: the old ruling stayed greyed until 판정하기 was tapped again).
+function answered() {
+  changed();
+  const open = players().some((_, seat) => (state.mode === "counts" ? toAsk(seat) : emptyHanded(seat)));
+  if (state.winner !== -1 && !open) submit();
+}
+
 async function submit() {
   if (state.winner === -1) {
     state.needWinner = true;
@@ -549,8 +557,8 @@ function countsPanel() {
       callsOf(seat, name),
       countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed),
       !state.asked || seat === state.winner || state.winner === null ? null
-        : unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, changed)
-        : blanksOf(seat).length ? askBlanks(state.counts, seat, name, blanksOf(seat), changed) : null)));
+        : unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, answered)
+        : blanksOf(seat).length ? askBlanks(state.counts, seat, name, blanksOf(seat), answered) : null)));
 }
 
 function ledgerActions() {
@@ -579,7 +587,7 @@ export function view() {
       state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // the cards entry's question, asked below the button that asked it
       state.asked && state.mode === "cards" && state.winner !== null && state.winner >= 0
-        ? players().map((name, seat) => (emptyHanded(seat) ? askEmpty(state.counts, seat, name, changed, "c", () => { state.active = seat; changed(); }) : null))
+        ? players().map((name, seat) => (emptyHanded(seat) ? askEmpty(state.counts, seat, name, answered, "c", () => { state.active = seat; changed(); }) : null))
         : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
     state.result
