@@ -1226,8 +1226,8 @@ def test_settle_asks_who_stopped(table):
     t.click('[data-key="submit"]')
     assert t.page.locator(".submit-bar .ask-empty").count() == 1 and requests_seen == []
     assert t.page.locator(".submit-bar .ask-empty").inner_text().startswith("을은 아무것도 못 먹었나요?")
+    # the last answer rules at once (trial r5 D7): no second tap on 판정하기
     t.click('[data-key="c-empty-yes-1"]')
-    t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
     assert len(requests_seen) == 1
 
@@ -3230,3 +3230,42 @@ def test_r5_settle_rules_at_once_after_the_last_answer(thumb):
     t.idle()
     assert t.page.locator(".ruling.stale").count() == 0
     assert t.page.locator(".ruling").count() == 1
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_r5_small_defects_of_the_ledger_and_settle(table):
+    """Trial r5, small ones at 360 px: the language chooser cut to "한국ㅇ"; the first dealer's choices read
+    "1번 이름" until something else was tapped (D9); the empty ledger said "위에서" for the entry below it (D13);
+    "장부에 적었습니다 (첫째 판)" stood after the share (D12); Settle's fourth default name was "4" (D11)."""
+    t = table
+    t.open("ledger")
+    lang = t.page.locator(".lang")
+    shown = lang.evaluate("e => e.getBoundingClientRect().width")
+    natural = lang.evaluate(
+        "e => { e.style.maxWidth = 'none'; const w = e.getBoundingClientRect().width; "
+        "e.style.maxWidth = ''; return w; }"
+    )
+    assert shown >= natural - 0.5, (shown, natural)
+    assert t.all_in_sight("nav a")
+    t.click('[data-key="people-4"]')
+    names = FOUR[t.lang]
+    for i, name in enumerate(names):
+        t.page.locator(f'[data-key="person-{i}"]').press_sequentially(name)
+        # D9: said as it is typed (no tap elsewhere yet)
+        assert name in t.page.locator(f'[data-key="first-{i}"]').locator("xpath=..").inner_text()
+    t.click('[data-key="ledger-start"]')
+    t.page.locator(".ledger-quick").wait_for()
+    assert "아래에서" in t.page.locator(".ledger").inner_text() and "위에서" not in t.page.locator(".ledger").inner_text()
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.click('[data-key="lq-winner-null"]')
+    t.idle()
+    added = t.page.locator(".ledger-quick .added")
+    assert "첫째 판" in added.inner_text()
+    t.click('[data-key="share-evening"]')
+    t.idle()
+    t.page.wait_for_function("() => !document.querySelector('.ledger-quick .added').textContent.includes('첫째')")
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "5")
+    t.page.locator('[data-key="name-4"]').wait_for()
+    assert [t.page.locator(f'[data-key="name-{i}"]').input_value() for i in range(5)] == ["갑", "을", "병", "정", "무"]

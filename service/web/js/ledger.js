@@ -674,7 +674,14 @@ export function view() {
     quickEntry(),
     ledger.quick.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
     // what the table does next clears "added to the ledger (hand 2)" (trial r5 D12: it stood through a share)
-    h("div", { class: "actions", onclick: () => { if (ledger.quick.added) { ledger.quick.added = null; store(); app.later(); } } },
+    // (said in place, not drawn again: the share bar keeps what it shows)
+    h("div", { class: "actions", onclick: () => {
+      if (!ledger.quick.added) return;
+      ledger.quick.added = null;
+      store();
+      const said = document.querySelector(".ledger-quick .added");
+      if (said) said.textContent = "\u00a0";
+    } },
       h("button", { type: "button", "data-key": "ledger-settle", onclick: () => offers.settle.startFromLedger(ledgerContext()) }, t("ledger_settle")),
       active().length ? shareBar("evening", eveningBody, () => ledgerShareText(a)) : null,
       h("button", { type: "button", "data-key": "ledger-new", onclick: () => {
