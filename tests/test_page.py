@@ -3255,7 +3255,9 @@ def test_r5_small_defects_of_the_ledger_and_settle(table):
         assert name in t.page.locator(f'[data-key="first-{i}"]').locator("xpath=..").inner_text()
     t.click('[data-key="ledger-start"]')
     t.page.locator(".ledger-quick").wait_for()
-    assert "아래에서" in t.page.locator(".ledger").inner_text() and "위에서" not in t.page.locator(".ledger").inner_text()
+    assert (
+        "아래에서" in t.page.locator(".ledger").inner_text() and "위에서" not in t.page.locator(".ledger").inner_text()
+    )
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
         t.click('[data-key="lq-winner-null"]')
     t.idle()

@@ -417,9 +417,13 @@ PAGE: dict[str, Any] = {
     # a tick that seats someone out of the hand being entered, when something was entered for him (trial r5 D5)
     "confirm_sit_out": N_("If {p} sits this hand out, what was entered for {p} is cleared. Sit {p} out?"),
     # trial r5 D4: a removal the later hands were seated from, and the refusal of a hand already in the ledger
-    "confirm_remove_followed": N_("The hands after {hand} were dealt from it: without it, who deals and who sits out after it may no longer follow. Remove it?"),
+    "confirm_remove_followed": N_(
+        "Later hands were dealt from {hand}: without it, who deals next may not follow. Remove it?"
+    ),
     "ledger_fix_hand": N_("A hand of the ledger needs fixing:"),
-    "ledger_removed_before": N_("A hand removed before {hand} changed who deals after it: put that hand back, or correct {hand}."),
+    "ledger_removed_before": N_(
+        "A hand removed before {hand} changed who deals after it: put that hand back, or correct {hand}."
+    ),
     "edit_superseded": N_("This is {hand} as it was before it was corrected. The corrected hand counts in its place."),
     "old_version": N_("{hand} before the correction:"),
     "removed_hand": N_("Removed:"),
