@@ -351,6 +351,10 @@ function editPanel() {
       quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
         // the hand's own seating, taken before it is out of the evening (the dealer is the service's word)
         const dealer = dealerOf(e.n - 1);
+        // one correction at a time: another left open is given up (its hand back as it was), never left
+        // marked as being corrected with no entry for it
+        const prior = ledger.quick.fixes && ledger.hands[ledger.quick.fixes.n - 1];
+        if (prior?.removed?.fixing) delete prior.removed;
         entry.removed = { reason: reason(), fixing: true };
         ledger.quick = quickFrom(entry.settle);
         ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason(), dealer };
