@@ -1260,8 +1260,8 @@ def test_settle_asks_who_stopped(table):
     t.click('[data-key="submit"]')
     assert t.page.locator(".submit-bar .ask-empty").count() == 1 and requests_seen == []
     assert t.page.locator(".submit-bar .ask-empty").inner_text().startswith("을은 아무것도 못 먹었나요?")
+    # the last answer rules at once (trial r5 D7): no second tap on 판정하기
     t.click('[data-key="c-empty-yes-1"]')
-    t.click('[data-key="submit"]')
     t.page.wait_for_selector(".ruling")
     assert len(requests_seen) == 1
 
@@ -2447,7 +2447,7 @@ def test_one_refused_hand_leaves_the_rulings_before_it(thumb):
 def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
     """The table trial of four (T8): once a row was taken out, the service's refusal ("둘째 판", among the hands
     that count) and the row's number (3) differed. Rows are numbered as the service counts; a row taken out
-    shows the place it would take back, struck through."""
+    shows no number (trial r5, D2: a struck "5" beside a live "5" was read as one hand)."""
     t = thumb
     t.refusals_expected = True
     names = EVENING_NAMES[t.lang]
@@ -2462,7 +2462,8 @@ def test_a_refused_hand_is_numbered_as_the_service_counts_it(thumb):
     t.page.locator(".problem").wait_for()
     assert "둘째 판" in t.page.locator(".problem").inner_text()
     labels = [b.inner_text().split()[0] for b in t.page.locator(".ledger-table .row-edit").all()]
-    assert labels == ["1", "1", "2"]  # the row taken out, struck through, would be the first again
+    # the row taken out reads no number (trial r5 D2: two rows read "4"), the others as the service counts
+    assert labels == ["–", "1", "2"]
     # the refused row says why, in the service's words, which count the hands as the page does
     detail = t.page.locator(".problem").inner_text()
     assert "둘째 판: " in t.page.locator('.ledger-table tr[data-hand="3"] .why').inner_text()
@@ -3062,3 +3063,245 @@ def test_the_language_chooser_is_not_cut_on_a_390_px_phone(thumb):
     )
     assert shown >= natural - 0.5, (shown, natural)
     assert t.all_in_sight("nav a")
+
+
+# --- the trial of four, round 5 (docs/page-trial-2026-12-r3.md "trial r5") -------------------------------
+
+
+def _three_ribbon_hands(t: Table) -> list[str]:
+    """Three people, three hands won by 0, 1, 2 on ribbons; returns the names."""
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    for w in range(3):
+        typed = {f"points-{w}": "3", f"ribbons-{w}": "7"}
+        typed.update({f"junk_units-{s}": "8" for s in range(3) if s != w})
+        _quick_hand(t, w, typed)
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+    return names
+
+
+def _totals(t: Table, names: list[str]) -> list[str]:
+    return [t.page.locator(f'[data-total="{p}"]').inner_text() for p in names]
+
+
+def _first_text(row) -> str:
+    """What a row's number cell shows (its own text, not the words for a screen reader)."""
+    return row.locator(".row-edit").evaluate("e => e.firstChild ? e.firstChild.textContent : ''")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_a_corrected_hands_old_version_is_never_added_again(thumb):
+    """Trial r5, D1 and D2: while hand 2 is corrected the other rows keep their rulings and the totals stay
+    (only hand 2 is marked as being corrected); once saved, the old version is struck with no number of a live
+    hand, and tapping it offers no way to put it in the evening again (it was added as an extra hand, counted
+    twice)."""
+    t = thumb
+    names = _three_ribbon_hands(t)
+    totals = _totals(t, names)
+    t.thumb('[data-key="edit-2"]')
+    t.thumb_type('[data-key="edit-reason"]', "점수 잘못")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    # D2: the money stays while one hand is fixed
+    assert t.page.locator(".ledger-table tr[data-outcome]").count() == 3
+    assert t.page.locator(".ledger-table tr[data-pending]").count() == 0
+    assert t.page.locator(".ledger-table tfoot .totals.pending").count() == 0
+    assert _totals(t, names) == totals
+    assert t.page.locator(".ledger-table tr[data-fixing]").get_attribute("data-hand") == "2"
+    t.thumb_type('[data-key="q-points-1"]', "4")
+    t.thumb_type('[data-key="q-ribbons-1"]', "8")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    fixed = _totals(t, names)
+    assert fixed != totals
+    old = t.page.locator(".ledger-table tr[data-superseded]")
+    assert old.count() == 1 and "점수 잘못" in old.inner_text()
+    # the live hands read 1 2 3; the old version reads no number of its own
+    live = t.page.locator(".ledger-table tbody tr[data-outcome]")
+    assert [_first_text(live.nth(i)) for i in range(live.count())] == ["1", "2", "3"]
+    assert not _first_text(old).strip().isdigit()
+    # D1: the old version offers nothing that puts it back as a hand
+    old.locator(".row-edit").click()
+    t.page.locator(".panel.edit").wait_for()
+    assert t.page.locator('[data-key="edit-restore"]').count() == 0
+    assert t.page.locator(".panel.edit button").count() == 0
+    assert t.page.locator(".ledger-table tr[data-outcome]").count() == 3
+    assert _totals(t, names) == fixed
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_r5_a_shared_ledger_shows_row_1_and_its_reasons(browser, server, width):
+    """Trial r5, D3: the ledger's link opened on another phone: the sticky heads sat 48 px down inside the
+    table's own frame, on top of row 1; and the rows lacked the sale and multiplier lines the first phone
+    shows. Row 1 is clear of the heads at 390 and 360 px, and the lines are there."""
+    names = FOUR["ko"]
+    cs, yh, ms, jh = range(4)
+    nagari = {
+        "settle": {
+            "winner": None,
+            "players": [{"id": names[s]} for s in (cs, yh, ms)],
+            "sit_out": {"player": names[jh], "seat": 4, "hand": ["jan-bright", "aug-bright"]},
+        }
+    }
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "people": names,
+        "first_dealer": names[cs],
+        "stake": 100,
+        "hands": [nagari, _four_hand(yh, [cs, yh, ms], jh, names)],
+    }
+    other = browser.new_context(viewport={"width": width, "height": 640}, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        page.goto(f"{server}/#/evening/{_b64(body)}")
+        page.wait_for_selector("body[data-ready]")
+        row = page.locator('[data-shared="evening"] tr[data-hand="1"]')
+        row.wait_for()
+        row.evaluate("e => e.scrollIntoView({block: 'center'})")
+        heads = page.locator('[data-shared="evening"] thead th').first.bounding_box()
+        first = row.bounding_box()
+        assert heads and first and heads["y"] + heads["height"] <= first["y"] + 0.5, (heads, first)
+        # nothing else is drawn over row 1's text
+        hit = row.locator("td.what").evaluate(
+            "e => { const r = e.getBoundingClientRect(); const x = document.elementFromPoint(r.left + 4, r.top + 4);"
+            " return e.contains(x); }"
+        )
+        assert hit
+        assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+        assert "×2" in page.locator('[data-shared="evening"] tr[data-hand="2"] .multipliers').inner_text()
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_changing_who_sits_out_keeps_the_others_entries(thumb):
+    """Trial r5, D5: in Settle a change of who sits out wiped every count and the winner; in the ledger the
+    winner ticked as the sitter lost his points without a word. The others' entries are kept; the one who now
+    sits out is asked about first when something was entered for him."""
+    t = thumb
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    t.page.locator("details.rules > summary").click()
+    t.thumb('[data-key="winner-0"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-0"]', "3")
+    t.thumb_type('[data-key="q-ribbons-0"]', "7")
+    t.thumb_type('[data-key="q-junk_units-1"]', "8")
+    t.thumb_type('[data-key="q-junk_units-2"]', "9")
+    asked: list[str] = []
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="sit-2"]')
+    assert asked and "병" in asked[0]
+    assert not t.page.locator('[data-key="sit-2"]').is_checked()
+    assert t.page.locator('[data-key="q-junk_units-2"]').input_value() == "9"
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    t.thumb('[data-key="sit-2"]')
+    assert len(asked) == 2 and t.page.locator('[data-key="sit-2"]').is_checked()
+    # the winner and the others' counts kept; the one who now plays starts blank
+    assert t.page.locator('[data-key="winner-0"]').is_checked()
+    assert t.page.locator('[data-key="q-points-0"]').input_value() == "3"
+    assert t.page.locator('[data-key="q-junk_units-1"]').input_value() == "8"
+    assert t.page.locator('[data-key="q-junk_units-2"]').input_value() == ""
+    # the ledger: the winner ticked as the one who sits out is asked about, and kept when the table says no
+    names = FOUR[t.lang]
+    _people(t, names, count=4)
+    t.thumb('[data-key="lq-winner-1"]', goes=True)
+    t.thumb_type('[data-key="q-points-1"]', "5")
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="sit-1"]')
+    assert len(asked) == 3 and names[1] in asked[2]
+    assert t.page.locator('[data-key="lq-winner-1"]').is_checked()
+    assert t.page.locator('[data-key="q-points-1"]').input_value() == "5"
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_removing_a_hand_later_hands_follow_warns_and_the_refusal_says_fix(thumb):
+    """Trial r5, D4: removing hand 2 of three at four left hand 3 refused (its dealer no longer follows) under
+    the title "장부에 넣을 수 없음", said of a hand already in the ledger. The removal asks first (the hands
+    after it were seated from it); the refusal says a hand of the ledger needs fixing, and that the removed
+    hand may be why."""
+    t = thumb
+    t.refusals_expected = True
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    _ribbon_hand(t, yh, [cs, yh, ms])
+    _ribbon_hand(t, ms, [yh, ms, jh])
+    _ribbon_hand(t, cs, [ms, jh, cs])
+    t.page.locator('.ledger-table tr[data-hand="3"][data-outcome="stop"]').wait_for()
+    asked: list[str] = []
+    t.thumb('[data-key="edit-2"]')
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    t.thumb('[data-key="edit-remove"]', goes=True)
+    assert asked and "둘째 판" in asked[0]
+    assert t.page.locator(".ledger-table tr[data-removed]").count() == 0
+    t.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    t.thumb('[data-key="edit-remove"]', goes=True)
+    t.page.locator(".ledger .problem").wait_for()
+    said = t.page.locator(".ledger .refusal").inner_text()
+    assert "장부에 넣을 수 없음" not in said and "고쳐야" in said, said
+    assert t.page.locator("[data-removed-before]").count() == 1
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_settle_rules_at_once_after_the_last_answer(thumb):
+    """Trial r5, D7: in Settle, "네, 못 먹었어요" left the old ruling greyed ("판정하기를 다시 누르세요") until
+    판정하기 was tapped again. The last answer rules at once, as the ledger adds its hand."""
+    t = thumb
+    _say_the_reviews_dispute(t)
+    t.thumb('[data-key="submit"]', goes=True)
+    t.page.wait_for_selector(".ruling:not(.stale)")
+    # the loser's counts taken back: asked about, and the answer rules again at once
+    for key in ("q-brights-1", "q-junk_units-1"):
+        t.page.fill(f'[data-key="{key}"]', "")
+        t.page.locator(f'[data-key="{key}"]').dispatch_event("change")
+    t.thumb('[data-key="submit"]', goes=True)
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/settle")):
+        t.thumb('[data-key="q-empty-yes-1"]', goes=True)
+    t.idle()
+    assert t.page.locator(".ruling.stale").count() == 0
+    assert t.page.locator(".ruling").count() == 1
+
+
+@pytest.mark.parametrize("table", ["ko"], indirect=True)
+def test_r5_small_defects_of_the_ledger_and_settle(table):
+    """Trial r5, small ones at 360 px: the language chooser cut to "한국ㅇ"; the first dealer's choices read
+    "1번 이름" until something else was tapped (D9); the empty ledger said "위에서" for the entry below it (D13);
+    "장부에 적었습니다 (첫째 판)" stood after the share (D12); Settle's fourth default name was "4" (D11)."""
+    t = table
+    t.open("ledger")
+    lang = t.page.locator(".lang")
+    shown = lang.evaluate("e => e.getBoundingClientRect().width")
+    natural = lang.evaluate(
+        "e => { e.style.maxWidth = 'none'; const w = e.getBoundingClientRect().width; "
+        "e.style.maxWidth = ''; return w; }"
+    )
+    assert shown >= natural - 0.5, (shown, natural)
+    assert t.all_in_sight("nav a")
+    t.click('[data-key="people-4"]')
+    names = FOUR[t.lang]
+    for i, name in enumerate(names):
+        t.page.locator(f'[data-key="person-{i}"]').press_sequentially(name)
+        # D9: said as it is typed (no tap elsewhere yet)
+        assert name in t.page.locator(f'[data-key="first-{i}"]').locator("xpath=..").inner_text()
+    t.click('[data-key="ledger-start"]')
+    t.page.locator(".ledger-quick").wait_for()
+    assert (
+        "아래에서" in t.page.locator(".ledger").inner_text() and "위에서" not in t.page.locator(".ledger").inner_text()
+    )
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.click('[data-key="lq-winner-null"]')
+    t.idle()
+    added = t.page.locator(".ledger-quick .added")
+    assert "첫째 판" in added.inner_text()
+    t.click('[data-key="share-evening"]')
+    t.idle()
+    t.page.wait_for_function("() => !document.querySelector('.ledger-quick .added').textContent.includes('첫째')")
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "5")
+    t.page.locator('[data-key="name-4"]').wait_for()
+    assert [t.page.locator(f'[data-key="name-{i}"]').input_value() for i in range(5)] == ["갑", "을", "병", "정", "무"]

@@ -190,6 +190,11 @@ def cut(request, browser, server):  # noqa: F811
 def _ruled_on_the_phone(t: Table) -> None:
     assert t.page.locator("body").get_attribute("data-ruled-by") == "page"
     assert t.page.locator('[data-key="ruled-by"]').count() == 1  # the badge
+    # and what it means, in a plain visible sentence (trial r5 D8: a title a phone never shows)
+    said = t.page.locator('[data-key="ruled-by-said"]')
+    assert said.is_visible() and said.inner_text() == (
+        "인터넷이 끊겨 이 폰에서 계산했어요." if t.lang == "ko" else "No internet: worked out on this phone."
+    )
     assert t.page.locator(".offline").count() == 0  # nothing waits for the service
 
 

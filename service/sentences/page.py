@@ -44,6 +44,8 @@ PAGE: dict[str, Any] = {
     # the badge of a ruling the page's own engine made (issue 26)
     "ruled_on_phone": N_("The service cannot be reached: ruled on this phone, by the same engine"),
     "ruled_on_phone_short": N_("On phone"),
+    # the same, said once in plain words where a phone shows it (a title is never shown on a phone: trial r5 D8)
+    "ruled_on_phone_said": N_("No internet: worked out on this phone."),
     "nav": {
         "settle": N_("Settle"),
         "live": N_("Live game"),
@@ -167,7 +169,7 @@ PAGE: dict[str, Any] = {
     "at_table": N_("{n} at the table"),
     "name_label": N_("Player {n}"),
     "name_first": N_("Player {n} (plays first)"),
-    "default_names": [N_("A"), N_("B"), N_("C")],
+    "default_names": [N_("A"), N_("B"), N_("C"), N_("D"), N_("E")],
     "captured_of": N_("Cards {p} captured"),
     "captured_by_seat": N_("Cards captured, by player"),
     "tap_cards": N_("Tap the cards captured. Cards another player took are greyed."),
@@ -353,7 +355,7 @@ PAGE: dict[str, Any] = {
         "shodang_decline": N_("declines the shodang"),
     },
     "ledger": N_("Tonight's ledger"),
-    "ledger_empty": N_("No hand yet. Enter one quickly above, or rule a hand in Settle and tap “Add to the ledger”."),
+    "ledger_empty": N_("No hand yet. Enter one quickly below, or rule a hand in Settle and tap “Add to the ledger”."),
     "ledger_settle": N_("Settle the next hand"),
     "ledger_nagari": N_("Record a nagari"),
     "ledger_undo": N_("Remove the last hand"),
@@ -411,6 +413,20 @@ PAGE: dict[str, Any] = {
     "declared_reason": N_("{reason} (from the counts said at the table, not the cards)"),
     "declared_note": N_("The counts were said at the table, not the cards shown."),
     "edit_removed": N_("{hand} is removed."),
+    # the old version of a corrected hand, kept struck with the reason (never put in again: it would count twice)
+    # a tick that seats someone out of the hand being entered, when something was entered for him (trial r5 D5)
+    "confirm_sit_out": N_("If {p} sits this hand out, what was entered for {p} is cleared. Sit {p} out?"),
+    # trial r5 D4: a removal the later hands were seated from, and the refusal of a hand already in the ledger
+    "confirm_remove_followed": N_(
+        "Later hands were dealt from {hand}: without it, who deals next may not follow. Remove it?"
+    ),
+    "ledger_fix_hand": N_("A hand of the ledger needs fixing:"),
+    "ledger_removed_before": N_(
+        "A hand removed before {hand} changed who deals after it: put that hand back, or correct {hand}."
+    ),
+    "edit_superseded": N_("This is {hand} as it was before it was corrected. The corrected hand counts in its place."),
+    "old_version": N_("{hand} before the correction:"),
+    "removed_hand": N_("Removed:"),
     "edit_reason": N_("{hand}: why correct or remove it?"),
     "edit_remove": N_("Remove this hand"),
     "edit_fix": N_("Correct it"),

@@ -14,11 +14,11 @@ import { h, stepper } from "./dom.js";
 import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARDS, chip } from "./cards.js";
-import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
-import { carrySaid, headline, problemView } from "./ruling.js";
+import { carrySaid, headline, multipliersText, problemView, saleText } from "./ruling.js";
 import { shareBar } from "./share.js";
 
 let ledger = null;
@@ -49,6 +49,11 @@ export async function init() {
   ledger.quick.counts = upgradeCounts(ledger.quick.counts);
   for (const key of ["go", "shakes", "bombs"]) while (ledger.quick[key].length < SEATS) ledger.quick[key].push(0);
   ledger.setup = ledger.setup || freshSetup();
+  // an older page kept a saved correction's old version as `fixing`: it is the superseded one unless it is
+  // the hand the entry is correcting now
+  ledger.hands.forEach((e, i) => {
+    if (e.removed?.fixing && ledger.quick.fixes?.n !== i + 1) e.removed = { reason: e.removed.reason, superseded: true };
+  });
   store();
   // the carry is said with the rule set's own factor: its knobs are kept for offline use
   if (ledger.preset) await reach(() => presetKnobs(ledger.preset)).catch(() => {});
@@ -67,7 +72,10 @@ function store() {
 }
 
 // The hands the evening is ruled on (a removed hand is kept on the page, not sent).
-const active = () => ledger.hands.filter((e) => !e.removed);
+// A hand open for correction still counts (its ruling and the totals stay in sight) until the correction is
+// saved in its place; the version a correction replaced is kept as `removed.superseded`, never sent again.
+const counts = (e) => !e.removed || !!e.removed.fixing;
+const active = () => ledger.hands.filter(counts);
 const answered = () => !!ledger.answer && ledger.answer.hands.length === active().length;
 
 function trailingNagari() {
@@ -145,18 +153,6 @@ export function relanguage() {
   if (active().length) evening();
 }
 
-// The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
-// score, loser by loser (one loser's gwangbak is not the other's).
-function multipliersText(settlement) {
-  // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
-  const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
-    .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
-    // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
-    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
-  if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
-  return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
-}
-
 // Add a hand: `settle` (a /v1/settle body) or `replay` (a finished /v1/replay log); the rules, stake and carry
 // are the evening's. A ledger without people takes the hand's players as its people; one with people refuses
 // ({ok: false}) a hand played by someone else.
@@ -196,10 +192,6 @@ function enteredText(entry) {
   return t("entered_win", { p: s.winner, s: pts });
 }
 
-function saleText(sale) {
-  if (!sale) return null;
-  return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
-}
 
 // Who dealt hand i (its index in the list): the service's word where it has answered for that hand, else
 // the dealer kept with the entry, else as nextDealer reckons while the service cannot be asked.
@@ -207,7 +199,7 @@ function dealerOf(i) {
   const entry = ledger.hands[i];
   const k = handLabel(i) - 1;
   const ruled = answered() ? ledger.answer.hands : rulingsBefore() || [];
-  if (!entry.removed && ruled[k]?.dealer) return ruled[k].dealer;
+  if (counts(entry) && ruled[k]?.dealer) return ruled[k].dealer;
   if (entry.dealer) return entry.dealer;
   return nextDealer(k);
 }
@@ -215,7 +207,7 @@ function dealerOf(i) {
 // A hand's number as the service counts it: its place among the hands not taken out (one taken out: the
 // place it would take back).
 function handLabel(i) {
-  return ledger.hands.slice(0, i).filter((e) => !e.removed).length + 1;
+  return ledger.hands.slice(0, i).filter(counts).length + 1;
 }
 
 // The rulings of the hands before a refused one (asked apart), while those hands are still the ones sent.
@@ -239,17 +231,24 @@ function table() {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
     h("tbody", {}, ledger.hands.map((entry, i) => {
       // a hand is numbered as the service counts it, among the hands that count (its refusals say "the fifth
-      // hand"); one taken out has no number of its own: it says the place it would take back, struck through
+      // hand"); one taken out, or the old version of a corrected hand, has no number (never read as a live
+      // hand's): its row says what it is
       const label = handLabel(i);
+      const out = entry.removed && !entry.removed.fixing;
       const number_ = h("th", { scope: "row" }, h("button", { type: "button", class: "row-edit", "data-key": "edit-" + (i + 1), onclick: () => {
+        ledger.quick.added = null;
         ledger.edit = ledger.edit && ledger.edit.n === i + 1 ? null : { n: i + 1, reason: "" };
         store();
         app.rerender();
-      } }, entry.removed ? h("s", {}, String(label)) : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
-      if (entry.removed) {
-        return h("tr", { "data-hand": i + 1, "data-removed": "", class: "removed" }, number_,
-          h("td", { colspan: people.length + 1 }, h("s", {}, enteredText(entry)), " ", entry.removed.reason ? h("small", { class: "reason" }, t("removed_because", { why: entry.removed.reason })) : null));
+      } }, out ? "–" : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
+      if (out) {
+        const old = !!entry.removed.superseded;
+        return h("tr", { "data-hand": i + 1, "data-removed": "", "data-superseded": old ? "" : null, class: "removed" }, number_,
+          h("td", { colspan: people.length + 1 }, h("small", { class: "gone" }, old ? t("old_version", { hand: handName(label) }) : t("removed_hand")), " ",
+            h("s", {}, enteredText(entry)), " ",
+            entry.removed.reason ? h("small", { class: "reason" }, t(old ? "fixed_because" : "removed_because", { why: entry.removed.reason })) : null));
       }
+      const fixing = !!entry.removed?.fixing;
       k++;
       const hand = answered() || before_ ? ruled[k] : null;
       if (!hand) {
@@ -263,8 +262,8 @@ function table() {
       const before = k ? ruled[k - 1].totals : zero;
       const s = hand.settlement;
       const why = multipliersText(s);
-      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, class: entry.fixed ? "fixed" : null }, number_,
-        h("td", { class: "what" }, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
+      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, "data-fixing": fixing ? "" : null, class: fixing ? "fixing" : entry.fixed ? "fixed" : null }, number_,
+        h("td", { class: "what" }, fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) })) : null, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
           headline(s, (x) => x),
           why ? h("small", { class: "multipliers" }, why) : null,
           // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
@@ -288,6 +287,20 @@ function totalsRow(people, last, before_) {
   return h("tr", { class: "totals pending" }, h("th", { scope: "row", colspan: 2 }, t("totals_partial")), people.map((p) => h("td", { class: "num", "data-total": p }, "…")));
 }
 
+// The service's refusal of a hand already in the ledger: said as a hand to fix (not "cannot be added", said of
+// a hand the table sees in its ledger), and, with a hand taken out before it, that the taking out may be why
+// (the dealers after a removed hand no longer follow: trial r5 D4).
+function refusalView() {
+  const k = refusedAt();
+  if (k === null) return problemView({ body: ledger.problem });
+  let i = -1;
+  for (let seen = -1; seen < k && i < ledger.hands.length - 1;) if (counts(ledger.hands[++i])) seen++;
+  const removedBefore = ledger.hands.slice(0, i).some((e) => e.removed && !e.removed.fixing && !e.removed.superseded);
+  return h("div", { class: "refusal" },
+    problemView({ body: { ...ledger.problem, title: t("ledger_fix_hand") } }),
+    removedBefore ? h("p", { class: "hint", "data-removed-before": "" }, t("ledger_removed_before", { hand: handName(k + 1) })) : null);
+}
+
 // The reason a hand was corrected, as said (an older page kept it as a string, and wrote one when none was said).
 function fixedReason(entry) {
   const why = typeof entry.fixed === "string" ? entry.fixed : entry.fixed?.reason;
@@ -301,6 +314,12 @@ function editPanel() {
   const entry = ledger.hands[e.n - 1];
   if (!entry) return null;
   const reason = () => (document.querySelector('[data-key="edit-reason"]')?.value || e.reason || "").trim();
+  // the hand being corrected: its correction is below; the old version of a corrected hand: nothing to do
+  // with it (put in again it would count the hand twice)
+  if (entry.removed?.fixing || entry.removed?.superseded) {
+    return h("div", { class: "panel edit", "data-edit": e.n },
+      h("p", {}, entry.removed.fixing ? t("fixing", { hand: handName(handLabel(e.n - 1)) }) : t("edit_superseded", { hand: handName(handLabel(e.n - 1)) })));
+  }
   if (entry.removed) {
     return h("div", { class: "panel edit", "data-edit": e.n },
       h("p", {}, t("edit_removed", { hand: handName(handLabel(e.n - 1)) })),
@@ -319,6 +338,9 @@ function editPanel() {
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
+        // the hands after it were seated from it (their dealer, who sat out): said before it goes (trial r5 D4)
+        const followed = ledger.hands.slice(e.n).some(counts);
+        if (followed && !window.confirm(t("confirm_remove_followed", { hand: handName(handLabel(e.n - 1)) }))) return;
         entry.removed = { reason: reason() };
         ledger.edit = null;
         ledger.answer = null;
@@ -329,14 +351,16 @@ function editPanel() {
       quickable ? h("button", { type: "button", "data-key": "edit-fix", onclick: () => {
         // the hand's own seating, taken before it is out of the evening (the dealer is the service's word)
         const dealer = dealerOf(e.n - 1);
+        // one correction at a time: another left open is given up (its hand back as it was), never left
+        // marked as being corrected with no entry for it
+        const prior = ledger.quick.fixes && ledger.hands[ledger.quick.fixes.n - 1];
+        if (prior?.removed?.fixing) delete prior.removed;
         entry.removed = { reason: reason(), fixing: true };
         ledger.quick = quickFrom(entry.settle);
         ledger.quick.fixes = { n: e.n, label: handLabel(e.n - 1), reason: reason(), dealer };
         ledger.edit = null;
-        // not asked of the service while the hand is out: without it the dealers after it would not follow
-        // (a refusal that is no mistake of the table's); asked again once the corrected hand is in, or folded
-        ledger.answer = null;
-        ledger.problem = null;
+        // the hand still counts while it is corrected (the other rows and the totals stay as ruled); the
+        // evening is asked again once the corrected hand is in its place, or folded
         store();
         app.rerender();
         document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
@@ -406,11 +430,20 @@ function setupPanel() {
       " ", t("players_n", { n })))),
     h("div", { class: "names" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "field name" },
       h("span", { class: "field-label" }, t("name_label", { n: i + 1 })),
-      h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", placeholder: t("name_placeholder"), "data-key": "person-" + i, onchange: (e) => { s.names[i] = e.target.value.trim(); redraw(true); } })))),
+      h("input", { type: "text", value: name, maxlength: 20, autocomplete: "off", placeholder: t("name_placeholder"), "data-key": "person-" + i,
+        // the first dealer's choices say the name as it is typed (trial r5 D9), without drawing the page again
+        // under the typing
+        oninput: (e) => {
+          s.names[i] = e.target.value.trim();
+          const said = document.querySelector(`[data-first-name="${i}"]`);
+          if (said) said.textContent = s.names[i] || t("name_label", { n: i + 1 });
+          store();
+        },
+        onchange: (e) => { s.names[i] = e.target.value.trim(); redraw(true); } })))),
     h("fieldset", { class: "first-dealer" }, h("legend", {}, t("first_dealer")),
       h("div", { class: "segments" }, s.names.slice(0, s.count).map((name, i) => h("label", { class: "radio-label segment" },
         h("input", { type: "radio", name: "first-dealer", "data-key": "first-" + i, checked: s.first === i, onchange: () => { s.first = i; redraw(); } }),
-        " ", name || t("name_label", { n: i + 1 }))))),
+        " ", h("span", { "data-first-name": i }, name || t("name_label", { n: i + 1 })))))),
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("preset_label")),
       h("select", { "data-key": "ledger-preset", onchange: (e) => { s.preset = e.target.value; redraw(); } },
         presets.map((p) => h("option", { value: p.name, selected: p.name === s.preset }, t("preset." + p.name))))),
@@ -450,6 +483,17 @@ function sitOutPanel(seats) {
     let list = seats.sitters.filter((x) => x !== s);
     if (list.length === seats.sitters.length) list = [...list, s].slice(-seats.sitCount);
     else return; // one of those who must sit out: another is chosen in its place by tapping them
+    // the entries are kept by person: only the one who now sits out loses his, asked first (trial r5 D5:
+    // the winner's points went without a word)
+    if (q.winner === s || entered(q.counts[s]) || q.go[s] || q.shakes[s] || q.bombs[s]) {
+      if (!window.confirm(t("confirm_sit_out", { p: people[s] }))) {
+        app.rerender(); // the box unticked again
+        return;
+      }
+      if (q.winner === s) q.winner = -1;
+      q.counts[s] = freshCounts()[s];
+      q.go[s] = q.shakes[s] = q.bombs[s] = 0;
+    }
     q.sitters = list;
     q.shown = [];
     store();
@@ -528,6 +572,7 @@ function quickEntry() {
         }
         q.winner = seat;
         q.open = true;
+        q.added = null;
         q.needWinner = false;
         changed();
         // the person asked for the entry: it comes into sight under the header
@@ -595,6 +640,9 @@ function finish(body) {
   if (out.ok && fixes) {
     // the correction goes in the place of the hand it corrects, the reason with it
     const entry = ledger.hands.pop();
+    // the version it replaces: kept with the reason, never sent again (nor offered back as a hand)
+    const old = ledger.hands[fixes.n - 1];
+    if (old?.removed?.fixing) old.removed = { reason: old.removed.reason, superseded: true };
     entry.dealer = fixes.dealer;
     // the reason as said (none said: none shown)
     entry.fixed = { reason: fixes.reason || "" };
@@ -620,7 +668,7 @@ export function view() {
     // the table and its totals first: what the table looks at between hands
     ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),
-    ledger.problem ? problemView({ body: ledger.problem }) : null,
+    ledger.problem ? refusalView() : null,
     a && a.transfers.length
       ? h("ul", { class: "transfers", "aria-label": t("transfers") }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
           t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }))))
@@ -629,7 +677,15 @@ export function view() {
     h("p", { class: "dealer", "data-dealer": nextDealer() }, t("ledger_dealer", { p: nextDealer() })),
     quickEntry(),
     ledger.quick.mismatch ? h("p", { role: "alert", class: "problem" }, t("ledger_mismatch")) : null,
-    h("div", { class: "actions" },
+    // what the table does next clears "added to the ledger (hand 2)" (trial r5 D12: it stood through a share)
+    // (said in place, not drawn again: the share bar keeps what it shows)
+    h("div", { class: "actions", onclick: () => {
+      if (!ledger.quick.added) return;
+      ledger.quick.added = null;
+      store();
+      const said = document.querySelector(".ledger-quick .added");
+      if (said) said.textContent = "\u00a0";
+    } },
       h("button", { type: "button", "data-key": "ledger-settle", onclick: () => offers.settle.startFromLedger(ledgerContext()) }, t("ledger_settle")),
       active().length ? shareBar("evening", eveningBody, () => ledgerShareText(a)) : null,
       h("button", { type: "button", "data-key": "ledger-new", onclick: () => {

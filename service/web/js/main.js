@@ -109,7 +109,9 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const name = route();
   document.title = `${t(name === "shared" ? "shared_title" : "nav." + name)} · ${t("title")}`;
-  const parts = [header(name), h("main", { id: "main", "data-view": name }, name === "shared" ? sharedView() : VIEWS[name].view())];
+  // the badge's meaning in a plain sentence, said where a phone shows it (its title never is: trial r5 D8)
+  const onPhone = ruling.by === "page" && !app.offline ? h("p", { class: "ruled-by-said", "data-key": "ruled-by-said" }, t("ruled_on_phone_said")) : null;
+  const parts = [header(name), h("main", { id: "main", "data-view": name }, onPhone, name === "shared" ? sharedView() : VIEWS[name].view())];
   root.replaceChildren(...parts.filter(Boolean));
   // what sticks under the header (the live game's prompt) and what the page scrolls to must clear it
   document.documentElement.style.setProperty("--top-h", `${root.querySelector(".top").offsetHeight}px`);

@@ -41,6 +41,12 @@ export function unsaid(c) {
   return !c.empty && !COUNTS.some((k) => said(c[k]));
 }
 
+// Anything said for this player (a count, the points, the cup, or "captured nothing"): what a change of who
+// sits out would lose.
+export function entered(c) {
+  return !unsaid(c) || said(c.points) || c.cup !== "none";
+}
+
 // A player's counts as the `declared` of /v1/settle: `points` only for the winner; the cup added where it went.
 // Only what was said is sent (a blank is left out, never a 0 nobody said): the page asks first about every
 // blank a check rests on (`blanks`), so a count left out cannot change the ruling.

@@ -189,3 +189,21 @@ export function problemView(error, { fieldsOnly = false } = {}) {
     fields.length ? h("ul", { class: "field-errors" }, fields.map(([path, why]) => h("li", { "data-field": path },
       path && path !== "_schema" ? [h("code", {}, path), ": "] : null, why))) : null);
 }
+
+// The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
+// score, loser by loser (one loser's gwangbak is not the other's).
+export function multipliersText(settlement) {
+  // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
+  const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
+    .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
+    // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
+  if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
+  return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
+}
+
+// A sale's line in a ledger row (who sold, for how much, paid by whom).
+export function saleText(sale) {
+  if (!sale) return null;
+  return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
+}

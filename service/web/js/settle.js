@@ -14,7 +14,7 @@ import { post, Problem } from "./api.js";
 import { app, presetKnobs, presetsFor, reach } from "./app.js";
 import { CARD, CARDS, cardName, chip, deckGrid, deckIds, countsOf } from "./cards.js";
 import { addHand, ledgerContext } from "./ledger.js";
-import { askBlanks, askEmpty, blanks, countsRow, declared, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
+import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts, impliedFor, unsaid, upgradeCounts } from "./quick.js";
 import { carrySaid, rulingView, problemView } from "./ruling.js";
 import { offers } from "./shared.js";
 import { rulingLines, shareBar } from "./share.js";
@@ -32,7 +32,7 @@ const HOUSE = ["four_brights_points", "ten_ribbons_points", "chongtong_at_deal",
 
 let state = null;
 
-// The names a new table starts with: the default names, then "4", "5" for the people a default list lacks.
+// The names a new table starts with: the default names (갑 을 병 정 무), numbers only should a list be short.
 const defaultNames = () => [...t("default_names"), "4", "5"].slice(0, 5);
 
 function fresh(count = 2, names = null, people = count) {
@@ -204,6 +204,14 @@ const toAsk = (seat) => seat !== state.winner && (unsaid(state.counts[seat]) || 
 // A loser with no card tapped and no junk counted: asked about as in the counts ("did X capture nothing?"),
 // never sent as one who captured nothing (who pays nothing) without a word; yes is kept as the counts' `empty`.
 const emptyHanded = (seat) => seat !== state.winner && !state.captured[seat].length && !state.junk[seat] && !state.counts[seat].empty;
+
+// An answer to the questions asked before a ruling: the last one answered rules at once, as the ledger adds
+// its hand (trial r5 D7: the old ruling stayed greyed until 판정하기 was tapped again).
+function answered() {
+  changed();
+  const open = players().some((_, seat) => (state.mode === "counts" ? toAsk(seat) : emptyHanded(seat)));
+  if (state.winner !== -1 && !open) submit();
+}
 
 async function submit() {
   if (state.winner === -1) {
@@ -417,13 +425,30 @@ function sitOutPanel() {
   const out = sitters();
   const want = state.people - state.count;
   const sale = sitOut();
+  // the entries are kept by player, not by place: only the one who now sits out loses his, and is asked about
+  // first (trial r5 D5: every card, count and the winner went without a word)
   const toggle = (s) => {
     if (out.includes(s)) return; // another is chosen in its place by tapping them
+    const before = players();
+    const j = before.indexOf(state.names[s]);
+    const lost = j >= 0 && (state.winner === j || state.captured[j]?.length || state.junk[j] || state.go[j] || state.shakes[j] || state.bombs[j] || entered(state.counts[j]));
+    if (lost && !window.confirm(t("confirm_sit_out", { p: state.names[s] }))) {
+      app.rerender(); // the box unticked again
+      return;
+    }
     state.sitters = [...out, s].slice(-want);
+    const after = players();
+    const from = after.map((name) => before.indexOf(name));
+    const blank = { captured: [], junk: 0, go: 0, shakes: 0, bombs: 0 };
+    for (const key of Object.keys(blank)) {
+      const kept = state[key];
+      state[key] = kept.map((_, seat) => (seat < from.length && from[seat] >= 0 ? kept[from[seat]] : blank[key]));
+    }
+    const counts = state.counts;
+    state.counts = freshCounts().map((c, seat) => (seat < from.length && from[seat] >= 0 ? counts[from[seat]] : c));
+    if (state.winner !== null && state.winner >= 0) state.winner = after.indexOf(before[state.winner]);
+    state.active = Math.max(0, after.indexOf(before[state.active]));
     state.shown = [];
-    state.winner = -1;
-    for (const key of ["captured", "junk", "go", "shakes", "bombs"]) state[key] = state[key].map((v) => (Array.isArray(v) ? [] : 0));
-    state.counts = freshCounts();
     changed();
   };
   const shownIds = CARDS.filter((c) => c.kind === "bright" || (c.kind === "bonus" && (state.knobs.bonus_cards || []).includes(c.id))).map((c) => c.id);
@@ -532,8 +557,8 @@ function countsPanel() {
       callsOf(seat, name),
       countsRow(state.counts, seat, name, state.winner === -1 ? null : seat === state.winner, knobs, changed),
       !state.asked || seat === state.winner || state.winner === null ? null
-        : unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, changed)
-        : blanksOf(seat).length ? askBlanks(state.counts, seat, name, blanksOf(seat), changed) : null)));
+        : unsaid(state.counts[seat]) ? askEmpty(state.counts, seat, name, answered)
+        : blanksOf(seat).length ? askBlanks(state.counts, seat, name, blanksOf(seat), answered) : null)));
 }
 
 function ledgerActions() {
@@ -562,7 +587,7 @@ export function view() {
       state.needWinner ? h("p", { class: "need", role: "alert" }, t("winner_needed")) : null,
       // the cards entry's question, asked below the button that asked it
       state.asked && state.mode === "cards" && state.winner !== null && state.winner >= 0
-        ? players().map((name, seat) => (emptyHanded(seat) ? askEmpty(state.counts, seat, name, changed, "c", () => { state.active = seat; changed(); }) : null))
+        ? players().map((name, seat) => (emptyHanded(seat) ? askEmpty(state.counts, seat, name, answered, "c", () => { state.active = seat; changed(); }) : null))
         : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
     state.result

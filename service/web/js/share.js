@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { reach } from "./app.js";
-import { formulaText, rulingView, problemView, headline } from "./ruling.js";
+import { formulaText, rulingView, problemView, headline, multipliersText, saleText } from "./ruling.js";
 import { t, number, language } from "./words.js";
 
 export const KINDS = ["settle", "evening", "check"];
@@ -167,10 +167,17 @@ export function sharedView() {
     let before = Object.fromEntries(people.map((p) => [p, 0]));
     const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
     return h("section", { class: "shared", "data-shared": "evening" }, title,
-      h("div", { class: "table-wrap" }, h("table", { class: "ledger-table" },
+      h("div", { class: people.length > 3 ? "table-wrap many" : "table-wrap" }, h("table", { class: people.length > 3 ? "ledger-table many" : "ledger-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
         h("tbody", {}, a.hands.map((hand, i) => {
-          const row = h("tr", { "data-hand": i + 1 }, h("th", { scope: "row" }, String(i + 1)), h("td", {}, headline(hand.settlement, (x) => x)),
+          // the row as the first phone says it: the dealer, the headline, the rules that multiplied, the sale
+          const st = hand.settlement;
+          const why = multipliersText(st);
+          const row = h("tr", { "data-hand": i + 1, "data-outcome": st.outcome }, h("th", { scope: "row" }, String(i + 1)),
+            h("td", { class: "what" }, hand.dealer ? [h("span", { class: "dealer-mark" }, t("dealer_short", { p: hand.dealer })), " "] : null,
+              headline(st, (x) => x),
+              why ? h("small", { class: "multipliers" }, why) : null,
+              st.sale && st.sale.value > 0 ? h("small", { class: "sale", "data-sale": st.sale.seller }, saleText(st.sale)) : null),
             people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
           before = hand.totals;
           return row;
