@@ -235,6 +235,9 @@ class SettlementOut(Strict):
     winner = fields.String(required=True, allow_none=True)
     score = fields.Nested(ScoreOut, required=True, allow_none=True)
     base_points = fields.Integer(required=True)
+    go_count = fields.Integer(
+        required=True, metadata={"description": "the winner's gos, added to the score for the base (RULES.md 7)"}
+    )
     payments = fields.List(fields.Nested(PaymentOut), required=True)
     sale = fields.Nested(
         SaleOut,
@@ -303,6 +306,7 @@ def settlement_json(
         "winner": s.winner,
         "score": score_json(w, s.score) if s.score is not None else None,
         "base_points": s.base_points,
+        "go_count": s.go_count,
         "payments": payments,
         "explanation": words.explanation(w, s, rules, stake),
     }

@@ -2484,7 +2484,7 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     _people(t, FIVE, count=5)
     assert [t.page.locator(f'[data-key="sit-{s}"]').is_checked() for s in range(5)] == [False, False, False, True, True]
     # the heading names the rule set (고스톱 3인) and how many sit at the table (the trial's T11)
-    assert "5명이 둘러앉음" in t.page.locator(".ledger h2").inner_text()
+    assert "5명 · 광 팔기" in t.page.locator(".ledger h2").inner_text()
     t.thumb('[data-key="shown-jan-bright"]')
     t.thumb(f'[data-key="lq-winner-{yh}"]', goes=True)
     t.thumb_type(f'[data-key="q-points-{yh}"]', "3")
@@ -2669,7 +2669,7 @@ def test_a_share_link_opens_the_same_ruling_on_another_phone(thumb, browser):
     t.thumb('[data-key="share-text-settle"]')
     t.page.locator(".share-said").filter(has_text="복사").wait_for()
     text = t.page.evaluate("navigator.clipboard.readText()")
-    assert text.startswith("판정 · 갑 승리 9점") and "을 → 갑: 9점 + 1고 = 10 → 피박 ×2" in text
+    assert text.startswith("판정 · 갑 9점 1고 → 10점") and "을 → 갑: 9점 + 1고 = 10 → 피박 ×2" in text
     assert "40점 · 4,000원" in text and text.endswith(link)
     # the picture: a PNG, saved or shared
     with t.page.expect_download() as download:
@@ -2864,7 +2864,7 @@ def test_the_review_s_small_defects_of_the_check_and_the_rules(table):
     _rules(t)
     t.click('[data-key="house-summary"]')
     said = t.page.locator('[data-key="knob-steal_dealt_stack"] option:checked').inner_text()
-    assert said == "규칙 묶음대로"
+    assert said == "규칙대로"
 
 
 @pytest.mark.parametrize("table", ["en"], indirect=True)
@@ -3305,3 +3305,66 @@ def test_r5_small_defects_of_the_ledger_and_settle(table):
     t.page.select_option('[data-key="players"]', "5")
     t.page.locator('[data-key="name-4"]').wait_for()
     assert [t.page.locator(f'[data-key="name-{i}"]').input_value() for i in range(5)] == ["갑", "을", "병", "정", "무"]
+
+
+def _ledger_rows(t: Table, hand: int) -> float:
+    """The height a hand takes in the ledger: its row and the line of details under it."""
+    return t.page.evaluate(
+        """(n) => [...document.querySelectorAll(`.ledger-table tr[data-hand="${n}"], .ledger-table tr[data-details="${n}"]`)]
+            .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0)""",
+        hand,
+    )
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_ledger_rows_of_four_at_360_say_the_go_and_who_sat_out(thumb):
+    """Trial r5, D10: at 360 px the ruling column is about 110 px and hand 1 (dealer, multipliers, the sale)
+    wrapped to 13 lines, "철수에게/서" broken inside a word; the go was never said ("철수 승리 4점 (기본 5점)");
+    the one who sat out read "0원" like one who played and paid nothing. The details go under the row across
+    the table, the headline says the go as the answer counts it (no score twice, the dealer's name once), and
+    the sitter's cell says he sat out unless he sold brights."""
+    t = thumb
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    # hand 1, dealer 철수 wins after a go; 지훈 (the fourth) sits out and sells two brights; 민수 is pibak
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    _quick_hand(
+        t,
+        cs,
+        {f"points-{cs}": "4", f"ribbons-{cs}": "7", f"junk_units-{cs}": "10", f"junk_units-{yh}": "8", f"junk_units-{ms}": "4"},
+        steps=(f"lq-go-{cs}",),
+    )
+    # hand 2, dealer 철수 again: 영희 chooses to sit out and sells nothing; 민수 wins
+    t.thumb(f'[data-key="sit-{yh}"]')
+    _ribbon_hand(t, ms, [cs, ms, jh])
+    t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="stop"]').wait_for()
+    t.page.set_viewport_size({"width": 360, "height": 640})
+    t.page.wait_for_timeout(100)  # the layout at the new width (not a speed measure)
+    one = t.page.locator('.ledger-table tr[data-hand="1"]')
+    said = one.locator("td.what").inner_text()
+    # the go, as the answer counts it; the score once, no "(기본 N점)"; the dealer won: his name once
+    assert "철수 4점 1고 → 5점" in said and "기본" not in said and "승리" not in said, said
+    assert one.inner_text().count("철수") == 1 and "선" in said
+    # the details (the pibak, the sale) under the row, across the table
+    details = t.page.locator('.ledger-table tr[data-details="1"]')
+    assert "피박 ×2" in details.inner_text() and details.locator(".sale").get_attribute("data-sale") == names[jh]
+    wide = details.locator("td").evaluate("e => e.getBoundingClientRect().width")
+    table_width = t.page.locator(".ledger-table").evaluate("e => e.getBoundingClientRect().width")
+    assert wide >= table_width - 2, (wide, table_width)
+    # no word broken inside: each word of the details stays on one line
+    assert details.locator("td").evaluate("e => getComputedStyle(e).wordBreak") == "keep-all"
+    assert details.locator("td").evaluate("e => getComputedStyle(e).overflowWrap") != "anywhere"
+    # hand 1 at 360 px, measured with its details in the ruling column: 164 px (the trial's 13 lines, with the
+    # old headline, were more); now its row is at most a third of that, and with the line under it under half
+    assert one.evaluate("e => e.getBoundingClientRect().height") <= 164 / 3, one.bounding_box()
+    assert _ledger_rows(t, 1) <= 164 / 2, _ledger_rows(t, 1)
+    # the seller's cell: his sale; hand 2's sitter (no sale) reads the sitter's word, not 0원
+    assert one.locator(f'[data-player="{names[jh]}"]').inner_text() == "+400원"
+    two = t.page.locator('.ledger-table tr[data-hand="2"]')
+    assert two.locator(f'[data-player="{names[yh]}"]').inner_text() == "죽음"
+    assert "0원" not in [c.strip() for c in two.inner_text().split("\t")]
+    assert t.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    t.page.evaluate("window.scrollTo(0, 0)")
+    t.shot("r5-ledger-360")

@@ -230,7 +230,10 @@ PAGE: dict[str, Any] = {
     "ledger_waits": N_("ruled once {hand} is corrected"),
     "ledger_dealer": N_("Next dealer: {p}"),
     "ruling": N_("Ruling"),
-    "wins": N_("{p} wins with {s} points ({base} base points)"),
+    # trial r5: said as a table says it (who won, the score, the gos and where they took it), never the score twice
+    "wins": N_("{p} won with {s} points"),
+    "wins_go": N_("{p} won with {s} points and {go} → {base}"),
+    "wins_base": N_("{p} won with {s} points → {base}"),
     "nagari_result": N_("Nagari: nobody pays"),
     "redeal_result": N_("Redeal: nobody pays"),
     "instant_win": N_("{p} wins at once: {o}"),
@@ -460,6 +463,9 @@ PAGE: dict[str, Any] = {
     "shared_evening": N_("A shared ledger"),
     "share_bad": N_("This link cannot be read"),
     "knob_as_other": N_("as the rule set says"),
+    # trial r5 D10, D6: the one who sat a hand out, in his cell of its ledger row; Settle's picture's net
+    "sat_out_cell": N_("sat out"),
+    "net_of": N_("{p} in all: {amount}"),
 }
 
 

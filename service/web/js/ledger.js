@@ -18,7 +18,7 @@ import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts,
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
-import { carrySaid, headline, multipliersText, problemView, saleText } from "./ruling.js";
+import { carrySaid, headline, problemView, rulingRows } from "./ruling.js";
 import { shareBar } from "./share.js";
 
 let ledger = null;
@@ -218,6 +218,13 @@ function rulingsBefore() {
   return JSON.stringify(eveningBody().hands.slice(0, sent)) === b.asked ? b.answer.hands : null;
 }
 
+// Who sat a hand out: the people not among the players the hand was entered with (what the table said, not
+// a rule); none known for a logged hand.
+function sittersOf(entry) {
+  const players = entry.settle ? entry.settle.players : null;
+  return players ? ledger.people.filter((p) => !players.some((x) => x.id === p)) : [];
+}
+
 function table() {
   const people = ledger.people;
   const before_ = rulingsBefore();
@@ -260,17 +267,14 @@ function table() {
             fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null));
       }
       const before = k ? ruled[k - 1].totals : zero;
-      const s = hand.settlement;
-      const why = multipliersText(s);
-      return h("tr", { "data-hand": i + 1, "data-outcome": s.outcome, "data-fixing": fixing ? "" : null, class: fixing ? "fixing" : entry.fixed ? "fixed" : null }, number_,
-        h("td", { class: "what" }, fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) })) : null, h("span", { class: "dealer-mark", title: t("dealer_of", { p: hand.dealer }) }, t("dealer_short", { p: hand.dealer })), " ",
-          headline(s, (x) => x),
-          why ? h("small", { class: "multipliers" }, why) : null,
-          // a sale of nothing (one who chose to sit out, or showed no card) is no line of its own
-          s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null,
-          fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null),
-        people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
-    })),
+      return rulingRows(hand, before, people, sittersOf(entry), {
+        attrs: { "data-hand": i + 1, "data-fixing": fixing ? "" : null, class: fixing ? "fixing" : entry.fixed ? "fixed" : null },
+        number: number_,
+        note: fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) })) : null,
+        reason: fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null,
+        details: i + 1,
+      });
+    }).flat()),
     h("tfoot", {}, totalsRow(people, last, before_)));
 }
 
@@ -664,7 +668,9 @@ export function view() {
   const carry = nextCarry();
   return h("section", { class: "ledger" },
     // the rule set's name says how many play a hand: with more at the table, how many sit there too
-    h("h2", {}, t("ledger"), " ", h("small", {}, `${t("preset." + ledger.preset)}${ledger.people.length > playersPerHand(ledger.preset) ? " · " + t("at_table", { n: ledger.people.length }) : ""} · ${t("stake_short", { n: number(ledger.stake) })}`)),
+    h("h2", {}, t("ledger"), " ", h("small", {}, [t("preset." + ledger.preset),
+      ...(ledger.people.length > playersPerHand(ledger.preset) ? [t("at_table", { n: ledger.people.length }), ledger.knobs.gwang_palgi ? t("gwang_palgi") : null] : []),
+      t("stake_short", { n: number(ledger.stake) })].filter(Boolean).join(" · "))),
     // the table and its totals first: what the table looks at between hands
     ledger.hands.length ? h("div", { class: ledger.people.length > 3 ? "table-wrap many" : "table-wrap" }, table()) : h("p", {}, t("ledger_empty")),
     editPanel(),

@@ -98,7 +98,11 @@ export function headline(settlement, names) {
   // a redeal has no winner either: the deal does not count (RULES.md 4), it is not an instant win
   if (settlement.outcome === "redeal") return t("redeal_result");
   if (settlement.outcome !== "stop") return t("instant_win", { p: names(settlement.winner), o: t("outcome." + settlement.outcome) });
-  return t("wins", { p: names(settlement.winner), s: settlement.score ? settlement.score.total : "?", base: settlement.base_points });
+  // who won and the score, as a table says it; the gos and the base they took it to, as the answer counts them
+  // (its go_count; an older service without one: the base alone where it differs)
+  const said = { p: names(settlement.winner), s: settlement.score ? number(settlement.score.total) : "?", base: number(settlement.base_points) };
+  if (settlement.go_count) return t("wins_go", { ...said, go: t("go_n", { n: settlement.go_count }) });
+  return t(settlement.score && settlement.base_points !== settlement.score.total ? "wins_base" : "wins", said);
 }
 
 // The nagari carry of a hand after n nagari hands, as the rule set computes it (RULES.md 8): nagari_multiplier
@@ -206,4 +210,34 @@ export function multipliersText(settlement) {
 export function saleText(sale) {
   if (!sale) return null;
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
+}
+
+const signedMoney = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + money(Math.abs(v));
+
+// A ruled hand of the ledger (and of a shared one): its row, the headline beside the amounts, and under it a
+// line across the whole table with the rest (the dealer, the rules that multiplied, the sale, a correction),
+// so that the amounts keep their columns on a phone (trial r5 D10: 13 lines in a 110 px column).
+// `before`: the totals before the hand; `sitters`: who sat it out (their cell says so, unless they sold and
+// the answer moved their money). `attrs` go on the row, `number` is its first cell, `note` and `reason` the
+// correction's words, `details` the hand's number for the line under it.
+export function rulingRows(hand, before, people, sitters, { attrs = {}, number: numberCell, note = null, reason = null, details }) {
+  const s = hand.settlement;
+  const why = multipliersText(s);
+  const dealer = hand.dealer;
+  // the dealer who won is named once: "선" before his headline; another dealer is said under the row
+  const dealerWon = dealer && s.winner === dealer;
+  const mark = (text) => h("span", { class: "dealer-mark", title: t("dealer_of", { p: dealer }) }, text);
+  const sale = s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null;
+  const more = [dealer && !dealerWon ? mark(t("dealer_short", { p: dealer })) : null, why ? h("small", { class: "multipliers" }, why) : null, sale, reason].filter(Boolean);
+  const cell = (p) => {
+    const moved = (hand.totals[p] ?? 0) - (before[p] ?? 0);
+    const out = sitters.includes(p) && !moved;
+    return h("td", { class: out ? "num sat-out" : "num", "data-player": p, "data-sat-out": out ? "" : null }, out ? t("sat_out_cell") : signedMoney(moved));
+  };
+  const row = h("tr", { ...attrs, "data-outcome": s.outcome, class: [attrs.class, more.length ? "has-details" : null].filter(Boolean).join(" ") || null }, numberCell,
+    h("td", { class: "what" }, note, dealerWon ? [mark(t("dealer_word")), " "] : null, headline(s, (x) => x)),
+    people.map(cell));
+  if (!more.length) return [row];
+  return [row, h("tr", { class: "details" + (attrs.class ? " " + attrs.class : ""), "data-details": details },
+    h("td", { colspan: people.length + 2 }, more.map((x, i) => [i ? " " : null, x])))];
 }

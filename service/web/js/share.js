@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { reach } from "./app.js";
-import { formulaText, rulingView, problemView, headline, multipliersText, saleText } from "./ruling.js";
+import { formulaText, rulingView, problemView, headline, rulingRows } from "./ruling.js";
 import { t, number, language } from "./words.js";
 
 export const KINDS = ["settle", "evening", "check"];
@@ -170,17 +170,13 @@ export function sharedView() {
       h("div", { class: people.length > 3 ? "table-wrap many" : "table-wrap" }, h("table", { class: people.length > 3 ? "ledger-table many" : "ledger-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
         h("tbody", {}, a.hands.map((hand, i) => {
-          // the row as the first phone says it: the dealer, the headline, the rules that multiplied, the sale
-          const st = hand.settlement;
-          const why = multipliersText(st);
-          const row = h("tr", { "data-hand": i + 1, "data-outcome": st.outcome }, h("th", { scope: "row" }, String(i + 1)),
-            h("td", { class: "what" }, hand.dealer ? [h("span", { class: "dealer-mark" }, t("dealer_short", { p: hand.dealer })), " "] : null,
-              headline(st, (x) => x),
-              why ? h("small", { class: "multipliers" }, why) : null,
-              st.sale && st.sale.value > 0 ? h("small", { class: "sale", "data-sale": st.sale.seller }, saleText(st.sale)) : null),
-            people.map((p) => h("td", { class: "num", "data-player": p }, signed((hand.totals[p] ?? 0) - (before[p] ?? 0)))));
+          // the rows as the first phone draws them: the headline by the amounts, the details under them
+          const entry = (opened.body.hands || [])[i];
+          const players = entry && entry.settle ? entry.settle.players : null;
+          const sitters = players ? people.filter((p) => !players.some((x) => x.id === p)) : [];
+          const rows = rulingRows(hand, before, people, sitters, { number: h("th", { scope: "row" }, String(i + 1)), attrs: { "data-hand": i + 1 }, details: i + 1 });
           before = hand.totals;
-          return row;
+          return rows;
         })),
         h("tfoot", {}, h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")), people.map((p) => h("td", { class: "num", "data-total": p }, signed(last[p] ?? 0))))))),
       h("ul", { class: "transfers" }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
