@@ -3310,7 +3310,8 @@ def test_r5_small_defects_of_the_ledger_and_settle(table):
 def _ledger_rows(t: Table, hand: int) -> float:
     """The height a hand takes in the ledger: its row and the line of details under it."""
     return t.page.evaluate(
-        """(n) => [...document.querySelectorAll(`.ledger-table tr[data-hand="${n}"], .ledger-table tr[data-details="${n}"]`)]
+        """(n) => [...document.querySelectorAll(
+                `.ledger-table tr[data-hand="${n}"], .ledger-table tr[data-details="${n}"]`)]
             .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0)""",
         hand,
     )
@@ -3333,7 +3334,13 @@ def test_r5_ledger_rows_of_four_at_360_say_the_go_and_who_sat_out(thumb):
     _quick_hand(
         t,
         cs,
-        {f"points-{cs}": "4", f"ribbons-{cs}": "7", f"junk_units-{cs}": "10", f"junk_units-{yh}": "8", f"junk_units-{ms}": "4"},
+        {
+            f"points-{cs}": "4",
+            f"ribbons-{cs}": "7",
+            f"junk_units-{cs}": "10",
+            f"junk_units-{yh}": "8",
+            f"junk_units-{ms}": "4",
+        },
         steps=(f"lq-go-{cs}",),
     )
     # hand 2, dealer 철수 again: 영희 chooses to sit out and sells nothing; 민수 wins
@@ -3368,3 +3375,58 @@ def test_r5_ledger_rows_of_four_at_360_say_the_go_and_who_sat_out(thumb):
     assert t.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     t.page.evaluate("window.scrollTo(0, 0)")
     t.shot("r5-ledger-360")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r5_settle_four_with_a_sale_draws_the_sale_and_each_ones_net(thumb):
+    """Trial r5, D6: Settle's picture of a hand of four with a sale showed only the losers' payments to the
+    winner; the sale (the seller's income from each payer) and each one's net appeared nowhere in it. The picture
+    draws a dashed arrow from each payer to the seller with the sale's amount, and each one's net: the answer's
+    payments and sale summed per person (the page's bookkeeping, checked here against the answer's numbers)."""
+    t = thumb
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    t.page.locator("details.rules > summary").click()
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-mar-bright"]')
+    t.thumb('[data-key="winner-1"]')
+    t.thumb('[data-key="mode-counts"]')
+    t.thumb_type('[data-key="q-points-1"]', "3")
+    t.thumb_type('[data-key="q-ribbons-1"]', "7")
+    t.thumb_type('[data-key="q-junk_units-0"]', "8")
+    t.thumb_type('[data-key="q-junk_units-2"]', "8")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/settle")) as got:
+        t.thumb('[data-key="submit"]', goes=True)
+    answer = got.value.json()
+    t.page.locator(".ruling .picture").wait_for()
+    sale = answer["sale"]
+    assert sale["amount"] > 0 and len(sale["payers"]) == 2 and answer["winner"] in sale["payers"]
+    arrows = t.page.locator(".ruling .picture .sale")
+    assert sorted(arrows.nth(i).get_attribute("data-from") for i in range(arrows.count())) == sorted(sale["payers"])
+    assert all(arrows.nth(i).get_attribute("data-to") == sale["seller"] for i in range(arrows.count()))
+    assert all(arrows.nth(i).get_attribute("data-amount") == str(sale["amount"]) for i in range(arrows.count()))
+    net: dict[str, int] = {}
+    for p in answer["payments"]:
+        net[p["to"]] = net.get(p["to"], 0) + p["amount"]
+        net[p["from"]] = net.get(p["from"], 0) - p["amount"]
+    for payer in sale["payers"]:
+        net[sale["seller"]] = net.get(sale["seller"], 0) + sale["amount"]
+        net[payer] -= sale["amount"]
+    drawn = t.page.locator(".ruling .picture [data-net]")
+    assert {
+        drawn.nth(i).get_attribute("data-net"): int(drawn.nth(i).get_attribute("data-amount"))
+        for i in range(drawn.count())
+    } == net
+    assert sum(net.values()) == 0
+    label = t.page.locator(".ruling .picture").get_attribute("aria-label")
+    assert f"{sale['seller']} 합계 +" in label
+    t.page.locator(".ruling .picture").evaluate("e => e.scrollIntoView({block: 'center'})")
+    t.shot("r5-settle-sale")
+    # the text for a group chat (and its PNG) says the nets too
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=t.base)
+    t.thumb('[data-key="share-text-settle"]')
+    t.page.locator(".share-said").filter(has_text="복사").wait_for()
+    text = t.page.evaluate("navigator.clipboard.readText()")
+    assert f"{sale['seller']} 합계 +{net[sale['seller']]:,}원" in text

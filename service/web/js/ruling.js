@@ -19,32 +19,72 @@ function short(name) {
   return chars.length > room ? chars.slice(0, room - 1).join("") + "…" : name;
 }
 
-// Losers along the bottom, the winner on top, an arrow from each loser with what they pay.
+// What each person gets or pays in all for the hand: the answer's payments and its sale (each payer pays the
+// seller the sale's amount), summed per person (bookkeeping, no rule of the game). In the order the picture
+// names them: the winner, the losers, the seller.
+export function netOf(settlement) {
+  const net = new Map();
+  const add = (who, v) => net.set(who, (net.get(who) || 0) + v);
+  if (settlement.winner) add(settlement.winner, 0);
+  for (const p of settlement.payments) {
+    add(p.to, p.amount);
+    add(p.from, -p.amount);
+  }
+  const sale = settlement.sale;
+  if (sale && sale.amount > 0) {
+    for (const payer of sale.payers) {
+      add(sale.seller, sale.amount);
+      add(payer, -sale.amount);
+    }
+  }
+  return [...net.entries()];
+}
+
+const signedMoney = (v) => (v > 0 ? "+" : v < 0 ? "−" : "±") + money(Math.abs(v));
+// as the ledger's cells say it (nothing moved: no sign)
+const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + money(Math.abs(v));
+
+// Losers along the bottom, the winner on top, an arrow from each loser with what they pay; with a fourth who
+// sold his brights (trial r5 D6), the seller on top at the right and a dashed arrow from each payer with the
+// sale's amount; each person's net for the hand by his circle.
 function picture(settlement, names) {
   const payments = settlement.payments;
+  const sale = settlement.sale && settlement.sale.amount > 0 ? settlement.sale : null;
   const id = "arrow-" + ++pictures;
   const width = 320;
-  const height = 190;
-  const winner = { x: width / 2, y: 34 };
+  const height = 236;
+  const top = 58;
+  const bottom = height - 58;
+  const winner = { x: sale ? 118 : width / 2, y: top };
+  const seller = sale ? { x: width - 44, y: top } : null;
   const losers = payments.map((p, i) => ({
     p,
     x: payments.length === 1 ? width / 2 : 60 + (i * (width - 120)) / (payments.length - 1),
-    y: height - 30,
+    y: bottom,
   }));
-  const summary = payments.map((p) => `${names(p.from)} → ${names(p.to)}: ${t("points", { n: p.points })}, ${money(p.amount)}`).join("; ");
+  const at = new Map([[settlement.winner, winner], ...losers.map((l) => [l.p.from, l])]);
+  if (sale) at.set(sale.seller, seller);
+  const nets = netOf(settlement);
+  const summary = [
+    ...payments.map((p) => `${names(p.from)} → ${names(p.to)}: ${t("points", { n: p.points })}, ${money(p.amount)}`),
+    ...(sale ? sale.payers.map((payer) => `${names(payer)} → ${names(sale.seller)}: ${t("gwang_palgi")}, ${money(sale.amount)}`) : []),
+    ...nets.map(([who, v]) => t("net_of", { p: names(who), amount: signedMoney(v) })),
+  ].join("; ");
   // a long name is cut to fit under its circle (the full one is in the label and in the rows below)
   const node = (x, y, text, cls) => [
     svg("circle", { cx: x, cy: y, r: 24, class: "node " + cls }),
     svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-name" }, short(text)),
   ];
+  // an arrow between two circles, stopped at their edges
+  const arrow = (from, to) => {
+    const dx = to.x - from.x, dy = to.y - from.y, len = Math.hypot(dx, dy);
+    return { sx: from.x + (dx / len) * 26, sy: from.y + (dy / len) * 26, ex: to.x - (dx / len) * 28, ey: to.y - (dy / len) * 28 };
+  };
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "picture", role: "img", "aria-label": `${t("picture")}: ${summary}` },
     svg("defs", {}, svg("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
       svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }))),
     losers.map(({ p, x, y }) => {
-      // stop the arrow at the winner's circle
-      const dx = winner.x - x, dy = winner.y - y, len = Math.hypot(dx, dy);
-      const ex = winner.x - (dx / len) * 28, ey = winner.y - (dy / len) * 28;
-      const sx = x + (dx / len) * 26, sy = y + (dy / len) * 26;
+      const { sx, sy, ex, ey } = arrow({ x, y }, winner);
       const mx = (sx + ex) / 2, my = (sy + ey) / 2;
       const side = payments.length === 1 ? 12 : x < winner.x ? -24 : 24;
       const anchor = payments.length === 1 ? "start" : x < winner.x ? "end" : "start";
@@ -53,8 +93,22 @@ function picture(settlement, names) {
         svg("text", { x: mx + side, y: my - 4, "text-anchor": anchor, class: "flow-points" }, t("points", { n: number(p.points) })),
         svg("text", { x: mx + side, y: my + 14, "text-anchor": anchor, class: "flow-amount" }, money(p.amount)));
     }),
+    // the sale: from each payer to the seller, its amount by the seller's end of the arrow
+    sale ? sale.payers.filter((payer) => at.has(payer)).map((payer) => {
+      const { sx, sy, ex, ey } = arrow(at.get(payer), seller);
+      const lx = sx + (ex - sx) * 0.45, ly = sy + (ey - sy) * 0.45;
+      return svg("g", { class: "flow sale", "data-from": payer, "data-to": sale.seller, "data-amount": sale.amount },
+        svg("line", { x1: sx, y1: sy, x2: ex, y2: ey, "marker-end": `url(#${id})` }),
+        svg("text", { x: lx + 6, y: ly - 6, "text-anchor": "start", class: "flow-amount" }, money(sale.amount)));
+    }) : null,
     node(winner.x, winner.y, names(settlement.winner), "winner"),
     losers.map(({ p, x, y }) => node(x, y, names(p.from), "loser")),
+    sale ? node(seller.x, seller.y, names(sale.seller), "seller") : null,
+    // each one's net: above a circle on top, under one at the bottom
+    nets.filter(([who]) => at.has(who)).map(([who, v]) => {
+      const { x, y } = at.get(who);
+      return svg("text", { x, y: y < height / 2 ? y - 32 : y + 44, "text-anchor": "middle", class: v > 0 ? "net plus" : v < 0 ? "net minus" : "net", "data-net": who, "data-amount": v }, signedMoney(v));
+    }),
   );
 }
 
@@ -212,8 +266,6 @@ export function saleText(sale) {
   return t("sale_line", { p: sale.seller, n: number(sale.value), payers: sale.payers.join(", "), amount: t("money", { n: number(sale.amount) }) });
 }
 
-const signedMoney = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + money(Math.abs(v));
-
 // A ruled hand of the ledger (and of a shared one): its row, the headline beside the amounts, and under it a
 // line across the whole table with the rest (the dealer, the rules that multiplied, the sale, a correction),
 // so that the amounts keep their columns on a phone (trial r5 D10: 13 lines in a 110 px column).
@@ -232,7 +284,7 @@ export function rulingRows(hand, before, people, sitters, { attrs = {}, number: 
   const cell = (p) => {
     const moved = (hand.totals[p] ?? 0) - (before[p] ?? 0);
     const out = sitters.includes(p) && !moved;
-    return h("td", { class: out ? "num sat-out" : "num", "data-player": p, "data-sat-out": out ? "" : null }, out ? t("sat_out_cell") : signedMoney(moved));
+    return h("td", { class: out ? "num sat-out" : "num", "data-player": p, "data-sat-out": out ? "" : null }, out ? t("sat_out_cell") : signed(moved));
   };
   const row = h("tr", { ...attrs, "data-outcome": s.outcome, class: [attrs.class, more.length ? "has-details" : null].filter(Boolean).join(" ") || null }, numberCell,
     h("td", { class: "what" }, note, dealerWon ? [mark(t("dealer_word")), " "] : null, headline(s, (x) => x)),

@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { reach } from "./app.js";
-import { formulaText, rulingView, problemView, headline, rulingRows } from "./ruling.js";
+import { formulaText, rulingView, problemView, headline, netOf, rulingRows } from "./ruling.js";
 import { t, number, language } from "./words.js";
 
 export const KINDS = ["settle", "evening", "check"];
@@ -117,6 +117,8 @@ export function rulingLines(s, go = null) {
     lines.push(`${t("pays", { from: p.from, to: p.to })}: ${formulaText(s, p, go) || `${t("points", { n: number(p.points) })} · ${t("money", { n: number(p.amount) })}`}`);
   }
   if (s.sale) lines.push(s.sale.reason);
+  // each one's net for the hand, the sale with the payments (the picture's numbers)
+  if (s.winner && s.payments.length) lines.push(netOf(s).map(([who, v]) => t("net_of", { p: who, amount: (v > 0 ? "+" : v < 0 ? "−" : "±") + t("money", { n: number(Math.abs(v)) }) })).join(" · "));
   return lines;
 }
 
