@@ -1302,12 +1302,12 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     assert pay.get_attribute("data-points") == "16" and pay.locator('.check.applied[data-rule="nagari"]').count() == 1
     t.click('[data-key="add-ledger"]')
     t.open("ledger")
-    rows = t.page.locator(".ledger-table tbody tr")
+    rows = t.page.locator(".ledger-table tbody tr[data-outcome]")
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["stop", "nagari", "stop"]
     # why hand 3 costs 1,600 for 8 points: the row says what doubled it
     carried = {"ko": "나가리 배수 ×2", "en": "nagari carry ×2"}[t.lang]
-    assert rows.nth(2).locator(".multipliers").inner_text() == carried
-    assert rows.nth(0).locator(".multipliers").count() == 0
+    assert _details(rows.nth(2)).locator(".multipliers").inner_text() == carried
+    assert _details(rows.nth(0)).locator(".multipliers").count() == 0
     won = {"ko": "원", "en": ""}[t.lang]  # U14: an amount says its unit where the table says one
     assert t.page.locator(f'[data-total="{a}"]').inner_text() == "−800" + won
     assert t.page.locator(f'[data-total="{b}"]').inner_text() == "+800" + won
@@ -1317,7 +1317,7 @@ def test_ledger_of_three_hands_with_a_nagari(table):
     assert transfer.get_attribute("data-amount") == "800"
     # a reload (or a closed tab) keeps the evening
     t.reload()
-    assert t.page.locator(".ledger-table tbody tr").count() == 3
+    assert t.page.locator(".ledger-table tbody tr[data-outcome]").count() == 3
     t.shot("ledger")
     assert t.axe() == []
 
@@ -2196,6 +2196,11 @@ def _quick_hand(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, 
     return t.taps - before
 
 
+def _details(row):
+    """The line under a ledger row: its dealer, multipliers, sale and correction (trial r5 D10)."""
+    return row.locator("xpath=following-sibling::tr[1][@data-details]")
+
+
 def _money(t: Table, v: int) -> str:
     sign = "+" if v > 0 else "−" if v < 0 else ""
     return f"{sign}{abs(v):,}" + ("원" if t.lang == "ko" else "")
@@ -2351,7 +2356,7 @@ def test_a_loser_nobody_counted_is_asked_about_not_sent_as_nothing(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
     row.wait_for()
     assert row.locator(f'[data-player="{names[2]}"]').inner_text() == "0원"
-    assert "아무것도 못 먹은 사람 면제" in row.locator(".multipliers").inner_text()
+    assert "아무것도 못 먹은 사람 면제" in _details(row).locator(".multipliers").inner_text()
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
@@ -2407,7 +2412,7 @@ def test_a_share_another_pays_says_who_pays_it(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
     row.wait_for()
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == ["−1,200원", "0원", "+1,200원"]
-    assert row.locator(".multipliers").inner_text() == f"{names[1]}: 고박: {names[0]}가 대신 냄"
+    assert _details(row).locator(".multipliers").inner_text() == f"{names[1]}: 고박: {names[0]}가 대신 냄"
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
@@ -2500,17 +2505,18 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     row = t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="stop"]')
     row.wait_for()
     # 영희 3 points: 철수 300, 민수 600 (gwangbak); 지훈's one bright sold for 1 point by 영희 and 민수
+    # 수진, the fifth, sat out and sold nothing: his cell says so, not 0원
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in FIVE] == [
         "−300원",
         "+800원",
         "−700원",
         "+200원",
-        "0원",
+        "죽음",
     ]
     # hand 2, a nagari: 수진 (fourth from 영희) sits out and shows nothing: no sale line of 0 points
     t.thumb('[data-key="lq-winner-null"]', goes=True)
     t.page.locator('.ledger-table tr[data-hand="2"][data-outcome="nagari"]').wait_for()
-    assert t.page.locator('.ledger-table tr[data-hand="2"] .sale').count() == 0
+    assert t.page.locator('.ledger-table tr[data-details="2"] .sale').count() == 0
     # hand 1 taken out to be corrected: not asked of the service without it (hand 2's dealer would not
     # follow: a refusal that is no mistake of the table's); given up, it is back as it was
     t.thumb('[data-key="edit-1"]')
@@ -2537,7 +2543,7 @@ def test_a_ledger_of_five_names_who_sits_out_and_sells(thumb):
     t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
     assert len(bodies) == 1 and [h["settle"]["winner"] for h in bodies[0]["hands"]] == [FIVE[yh], None]
     assert t.page.locator(".problem").count() == 0
-    assert "민수 피 9" in t.page.locator('.ledger-table tr[data-hand="2"]').inner_text()
+    assert "민수 피 9" in t.page.locator('.ledger-table tr[data-details="2"]').inner_text()
     # hand 3 from Settle (dealer 영희): the ledger's 광팔기 comes along, and its sitter is sent
     t.thumb('[data-key="ledger-settle"]', goes=True)
     t.page.wait_for_selector('[data-view="settle"]')
@@ -2587,7 +2593,7 @@ def test_a_ledger_of_four_with_the_brights_sold(thumb):
     assert [row.locator(f'[data-player="{p}"]').inner_text() for p in names] == [
         _money(t, v) for v in (-300, 700, -800, 400)
     ]
-    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+    assert _details(row).locator(".sale").get_attribute("data-sale") == names[jh]
     # hand 2, dealer Younghee (the winner): Minsoo chooses to sit out (seat 2) and sells nothing; a nagari
     assert t.page.locator(".dealer").get_attribute("data-dealer") == names[yh]
     assert t.page.locator(f'[data-key="sit-{cs}"]').is_checked()  # the fourth from the new dealer, by default
@@ -3032,7 +3038,7 @@ def test_a_nagari_with_brights_sold_says_the_sale_is_paid(thumb):
     ]
     text = row.inner_text()
     assert "나가리: 판돈은 없고 광값만 냅니다" in text and "아무도 내지 않습니다" not in text
-    assert row.locator(".sale").get_attribute("data-sale") == names[jh]
+    assert _details(row).locator(".sale").get_attribute("data-sale") == names[jh]
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
@@ -3168,8 +3174,8 @@ def test_r5_a_shared_ledger_shows_row_1_and_its_reasons(browser, server, width):
             " return e.contains(x); }"
         )
         assert hit
-        assert row.locator(".sale").get_attribute("data-sale") == names[jh]
-        assert "×2" in page.locator('[data-shared="evening"] tr[data-hand="2"] .multipliers').inner_text()
+        assert _details(row).locator(".sale").get_attribute("data-sale") == names[jh]
+        assert "×2" in page.locator('[data-shared="evening"] tr[data-details="2"] .multipliers').inner_text()
     finally:
         other.close()
 
@@ -3403,7 +3409,7 @@ def test_r5_settle_four_with_a_sale_draws_the_sale_and_each_ones_net(thumb):
     t.page.locator(".ruling .picture").wait_for()
     sale = answer["sale"]
     assert sale["amount"] > 0 and len(sale["payers"]) == 2 and answer["winner"] in sale["payers"]
-    arrows = t.page.locator(".ruling .picture .sale")
+    arrows = t.page.locator(".ruling .picture .sale-flow")
     assert sorted(arrows.nth(i).get_attribute("data-from") for i in range(arrows.count())) == sorted(sale["payers"])
     assert all(arrows.nth(i).get_attribute("data-to") == sale["seller"] for i in range(arrows.count()))
     assert all(arrows.nth(i).get_attribute("data-amount") == str(sale["amount"]) for i in range(arrows.count()))

@@ -97,7 +97,7 @@ function picture(settlement, names) {
     sale ? sale.payers.filter((payer) => at.has(payer)).map((payer) => {
       const { sx, sy, ex, ey } = arrow(at.get(payer), seller);
       const lx = sx + (ex - sx) * 0.45, ly = sy + (ey - sy) * 0.45;
-      return svg("g", { class: "flow sale", "data-from": payer, "data-to": sale.seller, "data-amount": sale.amount },
+      return svg("g", { class: "sale-flow", "data-from": payer, "data-to": sale.seller, "data-amount": sale.amount },
         svg("line", { x1: sx, y1: sy, x2: ex, y2: ey, "marker-end": `url(#${id})` }),
         svg("text", { x: lx + 6, y: ly - 6, "text-anchor": "start", class: "flow-amount" }, money(sale.amount)));
     }) : null,
