@@ -1139,7 +1139,7 @@ def test_live_game_after_a_nagari_in_the_ledger_counts_double(table):
     ledger = {"version": 2, "players": t.names[:2], "preset": "korean-2p", "knobs": {}, "stake": 100, "hands": [nagari]}
     t.page.evaluate("(l) => localStorage.setItem('gostop.ledger', JSON.stringify(l))", ledger)
     t.reload()
-    assert t.page.locator(".ledger-table tbody tr").count() == 1
+    assert t.page.locator(".ledger-table tbody tr[data-hand]").count() == 1
     _play_until(t, lambda m: m.get("call") == "go")
     # 7 points x2 for B's shake = 14 without the carry (test_follow_a_live_game's log), x2 after a nagari
     stop_now = t.page.locator(".if-stop-payment")
@@ -1225,7 +1225,7 @@ def test_nothing_is_erased_without_a_question_or_an_undo(table):
     t.page.wait_for_selector('[data-key="live-start"]')
     t.open("ledger")
     t.click('[data-key="lq-winner-null"]')
-    assert t.page.locator(".ledger-table tbody tr").count() == 2
+    assert t.page.locator(".ledger-table tbody tr[data-hand]").count() == 2
     # a hand taken out stays on the page, struck out with its reason, to be put back (issue 27)
     t.click('[data-key="edit-2"]')
     t.click('[data-key="edit-remove"]')
@@ -2033,7 +2033,7 @@ def test_ledger_keeps_hands_entered_offline_and_rules_them_in_order(table):
     t.page.fill('[data-key="q-junk_units-1"]', "10")
     t.page.fill('[data-key="q-brights-1"]', "0")
     t.click('[data-key="ledger-quick-add"]')
-    rows = t.page.locator(".ledger-table tbody tr")
+    rows = t.page.locator(".ledger-table tbody tr[data-hand]")
     assert rows.count() == 2 and t.page.locator(".ledger-table tr[data-pending]").count() == 2
     t.reload()  # nothing lost over a reload offline
     assert t.page.locator(".ledger-table tr[data-pending]").count() == 2

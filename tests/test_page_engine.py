@@ -276,7 +276,7 @@ def test_offline_an_evening_of_six_hands_with_a_nagari(cut):
             t.click('[data-key="ledger-quick-add"]')
         t.page.locator(f'.ledger-table tr[data-hand="{hand + 1}"]').wait_for()
         t.idle()
-    rows = t.page.locator(".ledger-table tbody tr")
+    rows = t.page.locator(".ledger-table tbody tr[data-hand]")
     assert [r.get_attribute("data-outcome") for r in rows.all()] == ["stop", "stop", "nagari", "stop", "stop", "stop"]
     assert t.page.locator(".ledger-table tr[data-pending]").count() == 0, "ruled on the phone, in order"
     _ruled_on_the_phone(t)
