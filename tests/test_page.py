@@ -2723,6 +2723,32 @@ def test_the_ledger_and_a_checked_log_have_share_links(thumb, browser):
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_a_correction_says_which_other_hands_it_changed(thumb):
+    """Trial r6 N2: hand 1 entered as a nagari doubles hand 2 (RULES.md 8.2); corrected to a win, hand 2 loses
+    its carry and pays half: its row says the correction changed it, as the evening's answer counts it."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    t.thumb('[data-key="lq-winner-null"]', goes=True)
+    t.page.locator('.ledger-table tr[data-hand="1"][data-outcome="nagari"]').wait_for()
+    _quick_hand(t, 1, {"points-1": "3", "ribbons-1": "7", "junk_units-0": "8", "junk_units-2": "8"})
+    second = t.page.locator('.ledger-table tr[data-hand="2"]')
+    second.locator(f'[data-player="{names[1]}"]').wait_for()
+    doubled = second.locator(f'[data-player="{names[1]}"]').inner_text()
+    t.thumb('[data-key="edit-1"]')
+    t.thumb_type('[data-key="edit-reason"]', "나가리 아니었음")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    _quick_hand(t, 0, {"points-0": "3", "brights-0": "3", "brights-1": "1", "brights-2": "1"})
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    hand_2 = t.page.locator('.ledger-table tr[data-hand="3"]')  # after the old version of hand 1, struck
+    halved = hand_2.locator(f'[data-player="{names[1]}"]').inner_text()
+    assert (doubled, halved) == ("+1,200원", "+600원")
+    assert hand_2.locator(".shifted").inner_text().strip() == "첫째 판을 고쳐서 바뀜"
+    # the corrected hand itself says its reason, not that it was changed by itself
+    assert t.page.locator(".ledger-table .shifted").count() == 1
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
 def test_a_hand_corrected_or_removed_keeps_its_reason(thumb):
     """Issue 27, 3: a hand's row tapped, a reason said: removed (kept on the page, struck out, with the reason,
     and out of the totals; put back with a tap), or corrected (its counts back in the entry; the new hand in

@@ -451,6 +451,7 @@ PAGE: dict[str, Any] = {
     "winner_word": N_("winner"),
     "fold": N_("Fold"),
     "fixing": N_("Correcting {hand}"),
+    "shifted_by": N_("Changed by the correction of {hand}"),
     "share_link": N_("Share a link"),
     "share_text": N_("Share as text"),
     "share_png": N_("Share a picture"),

@@ -129,6 +129,12 @@ async function evening() {
     if (!answer || JSON.stringify(eveningBody().hands) !== asked) return; // offline, or changed meanwhile (asked again)
     ledger.answer = answer;
     ledger.problem = null;
+    if (shift) {
+      // the hands whose money the correction changed say so (their rows change without a word otherwise)
+      const now = netsOf();
+      for (const [entry, net] of shift.nets) if (now.has(entry) && now.get(entry) !== net) entry.shifted = shift.hand;
+      shift = null;
+    }
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     if (JSON.stringify(eveningBody().hands) !== asked) return; // a refusal of hands since changed: asked again
@@ -270,7 +276,8 @@ function table() {
       return rulingRows(hand, before, people, sittersOf(entry), {
         attrs: { "data-hand": i + 1, "data-fixing": fixing ? "" : null, class: fixing ? "fixing" : entry.fixed ? "fixed" : null },
         number: number_,
-        note: fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) })) : null,
+        note: fixing ? h("small", { class: "gone" }, t("fixing", { hand: handName(label) }))
+          : entry.shifted ? h("small", { class: "shifted", "data-shifted": entry.shifted }, t("shifted_by", { hand: handName(entry.shifted) }), " ") : null,
         reason: fixedReason(entry) ? h("small", { class: "reason" }, t("fixed_because", { why: fixedReason(entry) })) : null,
         details: i + 1,
       });
@@ -636,9 +643,25 @@ function saleOf(seats) {
   return { player: ledger.people[s], seat, hand: seat === 4 ? [...ledger.quick.shown] : [] };
 }
 
+// Each counted hand's money, as the last answer has it, by its entry: a correction says which other hands it
+// changed (a carry, a dealer, a limit), compared after the answer to it
+function netsOf() {
+  const nets = new Map();
+  if (!answered()) return nets;
+  const hands = ledger.answer.hands;
+  active().forEach((entry, k) => {
+    const before = k ? hands[k - 1].totals : {};
+    nets.set(entry, JSON.stringify(ledger.people.map((p) => (hands[k].totals[p] ?? 0) - (before[p] ?? 0))));
+  });
+  return nets;
+}
+let shift = null; // {hand, nets}: the correction being asked, and the money of the hands before it
+
 function finish(body) {
   const q = ledger.quick;
   const fixes = q.fixes;
+  for (const e of ledger.hands) delete e.shifted;
+  shift = fixes ? { hand: handLabel(fixes.n - 1), nets: netsOf() } : null;
   // a correction is asked of the service once it is in its place (at the end, the dealers would not follow)
   const out = addHand({ players: body.players.map((p) => p.id), preset: ledger.preset, knobs: ledger.knobs, stake: ledger.stake, settle: body }, !fixes);
   if (out.ok && fixes) {
