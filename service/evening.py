@@ -35,7 +35,7 @@ from engine.settlement import MAX_AMOUNT, MAX_NAGARI_STREAK
 
 from .catalogs import Echo, echo
 from .i18n import Words
-from .replay import InstantPaymentOut, ReplayRequest, instant_payment_json
+from .replay import InstantPaymentOut, ReplayRequest, capped, instant_payment_json
 from .schemas import MAX_ID_LENGTH, SCHEMA_RULES, Count, Either, Flag, Named, Strict, one_of, rules_field
 from .sentences import evening as words
 from .settlement import WINNER_SAID, SettlementOut, SettleRequest, hand_result, settlement_json
@@ -335,11 +335,6 @@ def hand_json(w: Words, hand: LedgerHand, stake: int, rules: RuleSet | None = No
     }
 
 
-def _capped(carry: Carry, rules: RuleSet | None) -> bool:
-    # said so the page words the carry as the engine counted it (RULES.md 8.2), with no factor of its own
-    return rules is not None and carry.nagari_factor < rules.nagari_multiplier**carry.nagari_streak
-
-
 def evening_json(w: Words, ev: Evening, rules: RuleSet | None = None) -> dict[str, Any]:
     """The ledger as JSON: every hand, the next hand, the standings and the settle-up, with the explanation."""
     first = ev.first_dealer
@@ -354,7 +349,12 @@ def evening_json(w: Words, ev: Evening, rules: RuleSet | None = None) -> dict[st
             "rounds": first.rounds,
         },
         "hands": [hand_json(w, hand, ev.stake, rules) for hand in ev.hands],
-        "next": {"dealer": ev.next.dealer, **carry_json(ev.next.carry), "nagari_capped": _capped(ev.next.carry, rules)},
+        "next": {
+            "dealer": ev.next.dealer,
+            **carry_json(ev.next.carry),
+            "nagari_capped": rules is not None
+            and capped(ev.next.carry.nagari_factor, ev.next.carry.nagari_streak, rules),
+        },
         "totals": dict(ev.totals),
         "balances": dict(ev.balances) if ev.balances is not None else None,
         "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in ev.transfers],

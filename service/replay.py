@@ -25,6 +25,7 @@ from engine import (
     Log,
     ParsedLog,
     Replay,
+    RuleSet,
     format_log,
     read_log,
 )
@@ -633,7 +634,7 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
         out["nagari_carry"] = {
             "streak": nagari_streak,
             "factor": factor,
-            "capped": factor < state.rules.nagari_multiplier**nagari_streak,
+            "capped": capped(factor, nagari_streak, state.rules),
         }
     sitter = state.sit_out
     if sitter is not None:
@@ -795,6 +796,12 @@ def lean_asked() -> tuple[bool, bool]:
         abort(422, messages={"query": {"view": [f"Must be one of: {', '.join(VIEWS)}."]}})
     preferred = prefers_minimal(request.environ.get("HTTP_PREFER"))
     return view == LEAN or (view is None and preferred), preferred and view != "full"
+
+
+def capped(factor: int, streak: int, rules: RuleSet) -> bool:
+    """Whether ``nagari_cap`` cut the nagari carry of ``streak`` hands to ``factor`` (RULES.md 8.2): said in the
+    answers so that a page words the carry as the engine counted it, with no factor of its own."""
+    return factor < rules.nagari_multiplier**streak
 
 
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
