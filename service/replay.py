@@ -801,7 +801,8 @@ def lean_asked() -> tuple[bool, bool]:
 def capped(factor: int, streak: int, rules: RuleSet) -> bool:
     """Whether ``nagari_cap`` cut the nagari carry of ``streak`` hands to ``factor`` (RULES.md 8.2): said in the
     answers so that a page words the carry as the engine counted it, with no factor of its own."""
-    return factor < rules.nagari_multiplier**streak
+    full: int = rules.nagari_multiplier**streak
+    return factor < full
 
 
 def replay_answer(body: Mapping[str, Any], w: Words, written: ParsedLog | None = None) -> dict[str, Any]:
