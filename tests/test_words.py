@@ -57,7 +57,7 @@ def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
     nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
     en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
     assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
-    assert ko["explanation"][-1] == "다음 판은 나가리 다음 판이라 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
+    assert ko["explanation"][-1] == "나가리가 나서 다음 판은 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
 
 
 def test_m2_a_pibak_reason_says_what_the_losers_cup_counted_as(client):
@@ -606,7 +606,7 @@ def test_r3_u2_u10_two_people_are_joined_with_and(client):
 def test_r3_u5_the_hand_after_a_nagari_is_named_as_the_glossary_names_it(client):
     nagari = {"rules": "korean-2p", "players": [{"id": "A"}, {"id": "B"}], "winner": None}
     ko = post(client, "/v1/settle", nagari, "ko")
-    assert "다음 판은 나가리 다음 판이라 이기는 사람이 2배로 받습니다" in ko["explanation"]
+    assert "나가리가 나서 다음 판은 이기는 사람이 2배로 받습니다" in ko["explanation"]
 
 
 def test_r3_u6_whose_balance_takes_the_subject_particle(client):
