@@ -27,6 +27,7 @@ from engine import ENGINE_VERSION
 
 from . import catalogs, compression, evening, observability, problems, replay, schemas, score, security, settlement
 from .api import docs, page, rulebook
+from .express import ExpressLane
 from .i18n import LANGUAGES
 from .jsonio import OrjsonProvider
 from .openapi import document
@@ -141,6 +142,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "security": [],  # no operation asks for credentials
         },
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        EXPRESS_LANE=True,  # service.express; off, Flask answers every request (tests compare the two)
     )
     if config:
         app.config.update(config)
@@ -168,6 +170,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(plain)
     problems.init_app(app)
     compression.init_app(app)
+    if app.config["EXPRESS_LANE"]:
+        lanes = [lane for blp in blueprints if (lane := getattr(blp, "express", None)) is not None]
+        app.wsgi_app = ExpressLane(app.wsgi_app, lanes, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     observability.init_app(app, security.init_app(app))
     docs.publish(app, *document(app))
     return app

@@ -13,7 +13,7 @@ import zlib
 
 from flask import Flask, Response, request
 
-__all__ = ["LEVEL", "MIN_SIZE", "accepts_gzip", "add_vary", "init_app"]
+__all__ = ["LEVEL", "MIN_SIZE", "accepts_gzip", "add_vary", "gzipped", "init_app"]
 
 MIN_SIZE = 1024
 LEVEL = 1
@@ -39,6 +39,12 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
         found.setdefault(name.strip().lower(), q)
     q = found.get("gzip", found.get("x-gzip", found.get("*", 0.0)))
     return q > 0
+
+
+def gzipped(body: bytes) -> bytes:
+    """``body`` in gzip, at ``LEVEL``."""
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # 31: the gzip wrapper
+    return packer.compress(body) + packer.flush()
 
 
 def add_vary(response: Response, name: str) -> None:
@@ -76,8 +82,7 @@ def _compress(response: Response) -> Response:
     body = response.get_data()
     if len(body) <= MIN_SIZE:
         return response
-    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # 31: the gzip wrapper
-    response.set_data(packer.compress(body) + packer.flush())
+    response.set_data(gzipped(body))
     response.headers["Content-Encoding"] = "gzip"
     etag, weak = response.get_etag()
     if etag and not weak:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 __all__ = ["post_endpoint"]
 
 Answer = Callable[[dict[str, Any], "Words"], Any]  # a validated body and the request's words -> the JSON answer
+# a validated body and the request's WSGI environ -> the answer and its headers, or None (see service.express)
+Reply = Callable[[dict[str, Any], Mapping[str, Any]], "tuple[Any, list[tuple[str, str]]] | None"]
 
 
 def post_endpoint(
@@ -42,6 +44,7 @@ def post_endpoint(
     text: TextReader | None = None,
     check: Callable[[Any], bool] | None = None,
     view: View | None = None,
+    reply: Reply | None = None,
 ) -> GoStopBlueprint:
     """A blueprint (``name``, under /v1) with one endpoint: POST ``path``, documented as ``operation_id``.
 
@@ -51,9 +54,17 @@ def post_endpoint(
     given the answers' examples, adds to the operation's document; ``text`` reads a text/plain body as well
     (``service.parsing``); ``check`` is the body's own check, as strict as the schema, which then only words a
     refusal (``service.parsing``). The view answers ``answer(body, request_words())``, unless a ``view`` is given.
+
+    The blueprint's ``express`` is the endpoint's express lane (``service.express``): the body checked as the view's
+    is (``check``, else the schema), answered by ``reply``, which must answer as ``view`` does, or by ``answer`` in
+    the language of the request's Accept-Language when there is no ``view``.
     """
-    from .i18n import LANGUAGES, request_words
+    import marshmallow as ma
+
+    from .express import Express
+    from .i18n import LANGUAGES, request_words, words_for
     from .jsonio import answered
+    from .loading import Loader
     from .parsing import GoStopBlueprint
 
     blp = GoStopBlueprint(name, import_name, url_prefix="/v1", description=description)
@@ -75,6 +86,7 @@ def post_endpoint(
     if check is not None:
         arguments["check"] = check
 
+    given_view = view is not None
     if view is None:
 
         def view(body: dict[str, Any]) -> ResponseReturnValue:
@@ -88,4 +100,25 @@ def post_endpoint(
     )
     decorated = blp.doc(operationId=operation_id, **(more_doc(answer_examples) if more_doc else {}))(decorated)
     blp.route(path, methods=["POST"])(decorated)
+
+    if reply is None:
+        if given_view:  # a view of its own answers in its own way: the lane must be told how
+            raise TypeError(f"{name}: a view of its own needs its reply for the express lane")
+
+        def reply(body: dict[str, Any], environ: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]]] | None:
+            return answer(body, words_for(environ.get("HTTP_ACCEPT_LANGUAGE"))), []
+
+    loader = Loader(request_schema)
+
+    def handle(data: Any, environ: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]]] | None:
+        if check is not None:
+            body = data if check(data) else None
+        else:
+            try:
+                body = loader.load(data)
+            except ma.ValidationError:
+                body = None
+        return None if body is None else reply(body, environ)  # a refusal is Flask's to word
+
+    blp.express = Express("/v1" + path, handle)
     return blp

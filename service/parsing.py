@@ -30,6 +30,7 @@ from werkzeug.exceptions import BadRequest, LengthRequired, UnsupportedMediaType
 
 from engine.notation import decode_log
 
+from .express import Express
 from .loading import Loader, unknown_card_ids
 from .problems import Refusal
 
@@ -110,6 +111,7 @@ def _sent_without_length() -> bool:
 
 
 class GoStopBlueprint(Blueprint):
-    """flask-smorest's Blueprint with the lean JSON-body parser."""
+    """flask-smorest's Blueprint with the lean JSON-body parser; an answer endpoint's has its express lane."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
+    express: Express | None = None

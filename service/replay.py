@@ -36,7 +36,7 @@ from engine.simulate import simulate
 from engine.turn import bonus_stock_taken, bonus_then
 
 from .catalogs import Echo, echo
-from .i18n import Words, request_words
+from .i18n import Words, words_for
 from .schemas import (
     MAX_ID_LENGTH,
     MAX_PLAYERS,
@@ -794,8 +794,38 @@ def lean_asked() -> tuple[bool, bool]:
     view = request.args.get("view") if request.environ.get("QUERY_STRING") else None
     if view is not None and view not in VIEWS:
         abort(422, messages={"query": {"view": [f"Must be one of: {', '.join(VIEWS)}."]}})
-    preferred = prefers_minimal(request.environ.get("HTTP_PREFER"))
+    return lean_wanted(view, request.environ.get("HTTP_PREFER"))
+
+
+def lean_wanted(view: str | None, prefer: str | None) -> tuple[bool, bool]:
+    """Whether ``?view=`` (None when not given) and a Prefer header ask for the lean answer, and whether by
+    ``Prefer: return=minimal`` (which the answer then says it applied): ``view`` wins over the header."""
+    preferred = prefers_minimal(prefer)
     return view == LEAN or (view is None and preferred), preferred and view != "full"
+
+
+def replay_reply(
+    body: Mapping[str, Any], lean: bool, preferred: bool, accept_language: str | None, written: ParsedLog | None = None
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The answer to a checked body, full or lean, and the headers it adds to the JSON answer's own: whether
+    the preference was applied, and ``Vary: Prefer`` (the view asked by the header changes the answer)."""
+    if not lean:
+        return replay_answer(body, words_for(accept_language), written), [("Vary", "Prefer")]
+    applied = [("Preference-Applied", "return=minimal")] if preferred else []
+    return lean_replay_answer(body, written), [*applied, ("Vary", "Prefer")]
+
+
+# The query strings the express lane answers (``service.express``); any other goes to Flask, which reads it.
+_VIEW_QUERIES: dict[str, str | None] = {"": None, "view=full": "full", "view=lean": LEAN}
+
+
+def express_reply(body: Mapping[str, Any], environ: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]]] | None:
+    """``replay_reply`` for the express lane, from the request's environ (None: a query it leaves to Flask)."""
+    query = environ.get("QUERY_STRING", "")
+    if query not in _VIEW_QUERIES:
+        return None
+    lean, preferred = lean_wanted(_VIEW_QUERIES[query], environ.get("HTTP_PREFER"))
+    return replay_reply(body, lean, preferred, environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 def capped(factor: int, streak: int, rules: RuleSet) -> bool:
@@ -880,7 +910,6 @@ def examples() -> dict[str, dict[str, Any]]:
 
 def blueprint() -> GoStopBlueprint:
     """The endpoint, documented with the answers it gives to its examples (made now, by ``replay_answer``)."""
-    from .compression import add_vary
     from .endpoints import post_endpoint
     from .jsonio import answered
 
@@ -932,14 +961,12 @@ def blueprint() -> GoStopBlueprint:
         }
 
     def post_replay(body: dict[str, Any], written: ParsedLog | None = None) -> ResponseReturnValue:
+        from flask import request
+
         lean, preferred = lean_asked()
-        if lean:
-            response = answered(lean_replay_answer(body, written))
-            if preferred:
-                response.headers["Preference-Applied"] = "return=minimal"
-        else:
-            response = answered(replay_answer(body, request_words(), written))
-        add_vary(response, "Prefer")
+        value, headers = replay_reply(body, lean, preferred, request.environ.get("HTTP_ACCEPT_LANGUAGE"), written)
+        response = answered(value)
+        response.headers.extend(headers)
         return response
 
     return post_endpoint(
@@ -980,4 +1007,5 @@ def blueprint() -> GoStopBlueprint:
         text=read_log,
         check=sound_body,
         view=post_replay,
+        reply=express_reply,
     )
