@@ -45,7 +45,7 @@ def one(_):
     environ["QUERY_STRING"] = query
     answer = app(environ, start_response)
     b"".join(answer)
-    answer.close()
+    getattr(answer, "close", lambda: None)()
 for _ in range(n):
     one(None)
 collections.deque(map(one, range(n)), maxlen=0)

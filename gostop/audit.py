@@ -500,8 +500,10 @@ class _Inline:
 
 def _worker_start() -> None:
     """A local worker leaves SIGINT to the parent (a ^C at the terminal reaches the whole process group): the
-    parent stops the audit and its workers in order, and no worker prints a traceback."""
+    parent stops the audit and its workers in order, and no worker prints a traceback. SIGTERM ends it, as it
+    ends any process (a worker forked from the audit would otherwise keep the audit's own handler)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class _Pool:
@@ -510,10 +512,15 @@ class _Pool:
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing.context import BaseContext
 
-        # forkserver: workers forked from a clean process that has imported the engine once (a fork of the
-        # caller could inherit its threads' locks); each worker then costs a fork, not an interpreter's start-up
-        context: BaseContext = multiprocessing.get_context("spawn")  # where there is no forkserver (Windows)
-        if "forkserver" in multiprocessing.get_all_start_methods():
+        # fork while the caller has no other thread (the command: the pool forks every worker before its own
+        # management thread starts): each worker then costs a fork of a process that has imported the engine.
+        # Else forkserver (a fork of a threaded caller could inherit its threads' locks): workers forked from a
+        # clean process of their own, whose start-up (an interpreter and the imports) the audit pays once more.
+        methods = multiprocessing.get_all_start_methods()
+        context: BaseContext = multiprocessing.get_context("spawn")  # where there is no fork (Windows)
+        if "fork" in methods and threading.active_count() == 1:
+            context = multiprocessing.get_context("fork")
+        elif "forkserver" in methods:
             forkserver = multiprocessing.get_context("forkserver")
             forkserver.set_forkserver_preload(["gostop.audit"])
             context = forkserver
@@ -813,14 +820,19 @@ class _Progress:
         self, reading: _Reading, summary: Summary, started: float, mode: str | None, every: float, files: list[Path]
     ) -> None:
         self.reading, self.summary, self.started, self.mode, self.every = reading, summary, started, mode, every
-        self.last = started
-        self.count = _LineCount(files) if mode == "lines" and files else None
+        self.last, self.files = started, files
+        self.count: _LineCount | None = None
 
     def update(self, final: bool = False) -> None:
         if self.mode == "bar":
             self._bar(final)
-        elif self.mode == "lines" and not final and time.monotonic() - self.last >= self.every:
-            self._line()
+        elif self.mode == "lines" and not final:
+            if self.count is None and self.files:
+                # counted from the first batch's result on: the local workers are forked by then, from a
+                # process with no other thread (_Pool)
+                self.count = _LineCount(self.files)
+            if time.monotonic() - self.last >= self.every:
+                self._line()
 
     def _bar(self, final: bool) -> None:
         now = time.monotonic()
