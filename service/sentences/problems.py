@@ -367,8 +367,8 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("shodang-not-allowed", "no-standoff"): Say(
         N_(
-            "{player} calls shodang, but it needs each other player to have taken two cards of a combination that a "
-            "card {player} holds would complete"
+            "{player} cannot call shodang now: each of the other two must be one card short of a combination, and "
+            "{player} must hold a card that completes each"
         )
     ),
     ("shodang-not-allowed", "no-answer-due"): Say(N_("{player} answers a shodang, but none was called")),

@@ -136,20 +136,21 @@ EVENTS: Mapping[EventType, Sentence] = {
         )
     ),
     EventType.SHODANG_ANSWER: (
-        Say(N_("{player} accepts the shodang, and so did the other: nagari"), when=_has("result", "nagari")),
-        Say(N_("{player} declines the shodang, and so did the other: play goes on"), when=_has("result", "play-on")),
+        # both accepted: the nagari event that follows says the outcome, so this line does not
+        Say(N_("{player} accepts the shodang too"), when=_has("result", "nagari")),
+        Say(N_("{player} declines the shodang too: play goes on"), when=_has("result", "play-on")),
         # the answers split: the second answer names both, who accepted and who declined
         Say(
             N_(
-                "{player} accepts the shodang that {decliner} declined: play goes on, and if {player} wins, "
+                "{player} accepts the shodang, though {decliner} declined it: play goes on, and if {player} wins, "
                 "{pays_alone} pays alone"
             ),
             when=lambda f: f.get("result") == "split" and f.get("answer") == "accept",
         ),
         Say(
             N_(
-                "{player} declines the shodang that {accepter} accepted: play goes on, and if {accepter} wins, "
-                "{pays_alone} pays alone"
+                "{player} declines the shodang, though {accepter} accepted it: play goes on, and if {accepter} "
+                "wins, {pays_alone} pays alone"
             ),
             when=_has("result", "split"),
         ),
@@ -172,7 +173,7 @@ EVENTS: Mapping[EventType, Sentence] = {
     EventType.NAGARI: (
         Say(N_("All four cards of {month} were dealt to the layout: nagari"), when=_has("reason", "floor-four")),
         Say(N_("{players} were each dealt a chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
-        Say(N_("Both accepted the shodang: nagari"), when=_has("reason", "shodang")),
+        Say(N_("Both accepted the shodang, so the hand is nagari"), when=_has("reason", "shodang")),
         _RAN_OUT,
     ),
 }

@@ -61,16 +61,24 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n:times}: ×{multiplier} per shake", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
+    # RULES.md 8.7, a split shodang: the cause is that one accepted and the other declined, and the knob says
+    # who pays alone because of it (the decliner, or the caller)
     ("shodang", "pays-alone"): Say(
-        N_("{winner} accepted the shodang that {loser} declined: {loser} pays {covered}'s share too")
+        N_("{winner} accepted the shodang but {loser} declined it, so {loser} pays {covered}'s share too")
     ),
     ("shodang", "caller-pays-alone"): Say(
         N_(
-            "{winner} accepted the shodang {loser} called and {covered} declined: {loser}, who called it, pays "
-            "{covered}'s share too"
+            "{winner} accepted the shodang but {covered} declined it, so {loser}, who called it, pays {covered}'s "
+            "share too"
         )
     ),
-    ("shodang", "covered"): Say(N_("{winner} accepted the shodang: {payer} pays {loser}'s share")),
+    ("shodang", "covered"): (
+        Say(
+            N_("{winner} accepted the shodang but {loser} declined it, so {payer}, who called it, pays {loser}'s share"),
+            when=lambda f: f.get("paid_by") == "caller",
+        ),
+        Say(N_("{winner} accepted the shodang but {payer} declined it, so {payer} pays {loser}'s share too")),
+    ),
     ("bomb", "bombed"): (
         plural(
             "{winner} made a two-card bomb, which counts as a bomb under these rules: ×{multiplier}",
