@@ -74,7 +74,9 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("shodang", "covered"): (
         Say(
-            N_("{winner} accepted the shodang but {loser} declined it, so {payer}, who called it, pays {loser}'s share"),
+            N_(
+                "{winner} accepted the shodang but {loser} declined it, so {payer}, who called it, pays {loser}'s share"
+            ),
             when=lambda f: f.get("paid_by") == "caller",
         ),
         Say(N_("{winner} accepted the shodang but {payer} declined it, so {payer} pays {loser}'s share too")),
