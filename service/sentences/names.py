@@ -88,7 +88,7 @@ CARDS = {
     "dec-double": N_("Rain double junk"),
     "bonus-2a": N_("2-junk bonus card (first)"),
     "bonus-2b": N_("2-junk bonus card (second)"),
-    "bonus-3": N_("Bonus card (3 junk)"),
+    "bonus-3": N_("3-junk bonus card"),
 }
 
 MONTHS = (

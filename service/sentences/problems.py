@@ -66,7 +66,7 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     CardError: N_("Invalid cards"),
     HandError: N_("Invalid hand"),
     IllegalMoveError: N_("Illegal move"),
-    EveningError: N_("Invalid evening"),
+    EveningError: N_("Cannot add to the ledger"),
     NotationError: N_("Unreadable text log"),
     "validation-error": N_("Invalid request body"),
     "malformed-json": N_("Malformed JSON"),
@@ -286,7 +286,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-move", "not-a-list"): Say(N_("{field} is a list of cards")),
     ("bad-move", "not-a-choice"): Say(N_("{field} has a value no move has")),
     ("bad-move", "bonus-with-play"): Say(
-        N_("{card} is a bonus card: it is played as a bonus card, not as a hand card")
+        N_("The {card} cannot be played like a hand card: play it as a bonus card and keep it")
     ),
     ("bad-move", "card-twice"): Say(N_("{player} uses {card} twice in one turn")),
     ("bad-move", "not-a-bonus-card"): Say(N_("{card} is not a bonus card")),
@@ -498,11 +498,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("out-of-money", "out-of-money"): Say(N_("{player} holds {balance} and cannot play a hand under all-in")),
     ("carry-stated", "nagari-streak"): Say(
-        N_("The hand states a nagari streak of {nagari_streak}: the evening works it out from the hands before")
+        N_("Do not state the nagari streak ({nagari_streak}): the ledger counts it from the hands before")
     ),
-    ("carry-stated", "pushes"): Say(
-        N_("The hand states the pushes before it: the evening works them out from the hands before")
-    ),
+    ("carry-stated", "pushes"): Say(N_("Do not state the pushes: the ledger counts them from the hands before")),
     ("stake-stated", "stake-stated"): Say(
         N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")
     ),
@@ -539,7 +537,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-notation", "not-utf-8"): Say(N_("The text is not UTF-8 from here on")),
 }
 
-IN_HAND = reading(N_("In hand {number}: {detail:cont}"), number="hand_index")
+IN_HAND = reading(N_("Hand {number}: {detail:cont}"), number="hand_index")
 
 # Where in a text log a refusal points (a notation error, or a move of the text the replay refused).
 AT_LINE = N_("Line {line}, column {column}: {said:cont}")

@@ -56,7 +56,7 @@ EVENTS: Mapping[EventType, Sentence] = {
         ),
     ),
     EventType.CHOK: Say(N_("{player}'s flipped {drawn} takes the {played} just played (chok)")),
-    EventType.TTADAK: Say(N_("{player} takes all four cards of {month} (ttadak): {cards}")),
+    EventType.TTADAK: Say(N_("{player} takes all four cards of {month}, a ttadak: {cards}")),
     EventType.SSEUL: (
         Say(
             N_("{player}'s chok leaves the layout empty as it was, and these rules count it as a sseul too"),
@@ -81,9 +81,9 @@ EVENTS: Mapping[EventType, Sentence] = {
     ),
     EventType.SHAKE: Say(N_("{player} shakes, showing {cards}")),
     EventType.BONUS: (
-        Say(N_("{card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
-        Say(N_("{player} plays {card} from hand and keeps it"), when=_has("source", "hand")),
-        Say(N_("{player} flips {card} from the stock and keeps it")),
+        Say(N_("The {card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
+        Say(N_("{player} plays the {card} from hand and keeps it"), when=_has("source", "hand")),
+        Say(N_("{player} flips the {card} from the stock and keeps it")),
     ),
     EventType.STEAL: (
         # a stack dealt on the layout was nobody's ppuk: its steal is not "for the stack capture" of a ppuk
@@ -122,12 +122,14 @@ EVENTS: Mapping[EventType, Sentence] = {
             when=_has("source", "bonus"),
         ),
         Say(
-            N_("{player} was dealt all four cards of {month} and chooses to win: chongtong"),
+            N_("{player} was dealt all four cards of {month}, a chongtong, and takes the win at once"),
             when=lambda f: bool(f.get("chosen")),
         ),
         Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
     ),
-    EventType.PLAY_ON: Say(N_("{player} was dealt all four cards of {month} and chooses to play on")),
+    EventType.PLAY_ON: Say(
+        N_("{player} was dealt all four cards of {month}, a chongtong, and plays on instead of winning at once")
+    ),
     # who is one card from which combination: the event's ``against``, read as ``one``/``other`` (STANDOFF)
     EventType.SHODANG: Say(
         N_(

@@ -313,7 +313,7 @@ SALE: Sentence = (
     ),
     Say(
         N_(
-            "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}: {each} from each "
+            "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}; {each} from each "
             "of {payers}{money}"
         ),
         when=lambda f: f["month"] is not None,
