@@ -483,7 +483,11 @@ def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
     }
     ko = post(client, "/v1/settle", body, "ko")
     assert ko["sale"]["reason"] == (
-        "D가 죽고 광을 팔았습니다. 광 3점, 보너스패 1점과 족보 3점에 공산 석 장이라 두 배, B와 C에게서 14점씩 받습니다"
+        "D가 죽고 광을 팔았습니다. 광 3점, 보너스패 1점과 삼광 3점에 공산 석 장이라 두 배, B와 C에게서 14점씩 받습니다"
+    )
+    # r4 K14: the combination is named (삼광), not "combinations"
+    assert (
+        "1 for bonus cards and 3 for three brights, doubled" in post(client, "/v1/settle", body, "en")["sale"]["reason"]
     )
 
 
