@@ -302,7 +302,7 @@ def test_u16_english_money_and_choices_read_as_english(client):
         "(the choices: none, double, pays-all, pays-all-double, pays-all-own-double or by-table)"
     )
     unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
-    assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"
+    assert unknown["detail"] == "B gives mar-brite as the card played, but hwatu has no such card"
 
 
 def test_t3_one_point_and_one_junk_unit_are_singular(client):

@@ -390,7 +390,7 @@ PAGE: dict[str, Any] = {
     "verdict_finished": N_("The hand is over"),
     "verdict_progress": N_("In progress: {p} is next"),
     "verdict_bad": N_("Illegal at move {n}"),
-    "verdict_bad_deal": N_("The deal cannot be"),
+    "verdict_bad_deal": N_("This deal is impossible"),
     "not_json": N_("Not a Go-Stop log: this is not JSON"),
     "not_a_log": N_("Not a Go-Stop log: a log is one JSON object, starting with {{ (rules, players, deal, moves)"),
     "not_a_log_fields": N_("Not a Go-Stop log: the parts below are missing or wrong"),

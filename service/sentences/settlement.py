@@ -267,9 +267,7 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("push", "no-push"): Say(N_("No push waiting for this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
-    ("empty-loser", "captured-cards"): Say(
-        N_("{loser} captured cards, so a loser's exemption for capturing nothing does not apply")
-    ),
+    ("empty-loser", "captured-cards"): Say(N_("{loser} captured cards, so {loser} is not exempt")),
 }
 
 # The reasons that read the same whatever the rule.
