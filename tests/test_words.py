@@ -456,9 +456,11 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     en, ko = evening(client, body, "en"), evening(client, body, "ko")
     assert hand_lines(ko, 0)[1] == "A가 이 판을 밀었습니다: B는 낼 돈 800원을 내지 않고, 다음 판이 2배가 됩니다"
     assert hand_lines(en, 0)[1] == "A pushes the hand: B pays nothing of the 800 owed, and the next hand pays ×2"
-    assert hand_lines(ko, 1)[1] == "앞 판을 밀어서 이번 판은 2배입니다"
-    assert hand_lines(en, 1)[1] == "The hand before was pushed: ×2"
+    assert hand_lines(ko, 1)[1] == "밀린 판이 있어 이번 판은 2배입니다"
+    assert hand_lines(en, 1)[1] == "A pushed hand carries into this one: ×2"
     assert hand_lines(en, 2)[1] == "The hand before was nagari: ×2"
+    # r4 E6: the push waited through the nagari, so hand 3 does not call it "the hand before" (RULES.md 11)
+    assert hand_lines(en, 2)[2] == "A pushed hand carries into this one: ×2"
     push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
     assert push["reason"] == "밀린 판 한 판이 이번 판에 붙습니다: 밀린 판마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}

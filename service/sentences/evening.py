@@ -80,9 +80,10 @@ CARRIES_NAGARI = (
     Say(N_("The hand before was nagari: ×{factor}"), when=lambda f: f["streak"] == 1),
     Say(N_("The {streak} hands before were all nagari: ×{factor}")),
 )
+# a push waits until a hand is won, through any nagari between: not always "the hand before"
 CARRIES_PUSH = (
-    Say(N_("The hand before was pushed: ×{factor}"), when=lambda f: f["pushes"] == 1),
-    Say(N_("The {pushes} hands before were pushed in a row: ×{factor}")),
+    Say(N_("A pushed hand carries into this one: ×{factor}"), when=lambda f: f["pushes"] == 1),
+    Say(N_("{pushes} pushed hands in a row carry into this one: ×{factor}")),
 )
 PAYS = Say(N_("{payer} pays {payee} {amount:,}"))
 PAYS_AT_ONCE = Say(

@@ -503,9 +503,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("out-of-money", "out-of-money"): Say(N_("{player} holds {balance} and cannot play a hand under all-in")),
     ("carry-stated", "nagari-streak"): Say(
-        N_("Do not state the nagari streak ({nagari_streak}): the ledger counts it from the hands before")
+        N_("Do not state the nagari streak ({nagari_streak}); the ledger counts it from the hands before")
     ),
-    ("carry-stated", "pushes"): Say(N_("Do not state the pushes: the ledger counts them from the hands before")),
+    ("carry-stated", "pushes"): Say(N_("Do not state the pushes; the ledger counts them from the hands before")),
     ("stake-stated", "stake-stated"): Say(
         N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")
     ),
