@@ -413,7 +413,7 @@ PAGE: dict[str, Any] = {
     "totals_upto": N_("Totals to {hand}, the hands ruled"),
     "totals_none": N_("No totals: no hand could be ruled"),
     "nagari_sale": N_("Nagari: nobody pays for the hand, the brights sold are paid"),
-    "declared_reason": N_("{reason} (from the counts said at the table, not the cards)"),
+    "declared_reason": N_("{reason}, from the counts said at the table, not the cards"),
     "declared_note": N_("The counts were said at the table, not the cards shown."),
     "edit_removed": N_("{hand} is removed."),
     # the old version of a corrected hand, kept struck with the reason (never put in again: it would count twice)

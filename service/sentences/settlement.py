@@ -278,7 +278,7 @@ REASONS: Mapping[str, Sentence] = {
 
 
 # A check resting on counts a player said instead of showing the cards (API.md v1.2, ``facts.declared``).
-DECLARED = Say(N_("{reason} (from the counts said at the table, not the cards)"))
+DECLARED = Say(N_("{reason}, from the counts said at the table, not the cards"))
 
 
 def check_reason(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | None = None) -> str:
