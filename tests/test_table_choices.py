@@ -159,6 +159,8 @@ def test_rules_8_7_when_the_accepter_wins_one_loser_pays_both_shares(who, alone,
     assert (pays[alone].points, pays[alone].amount, pays[alone].covers) == (12, 1200, ((spared, 6),))
     assert (pays[spared].points, pays[spared].amount) == (0, 0)
     assert {c.rule: c.reason for c in pays[spared].factors}["shodang"] == "covered"
+    # and says who pays the spared one's share, so its sentence can say what the spared one did (words-r4 K1)
+    assert {c.rule: c.facts for c in pays[spared].factors}["shodang"] == {"payer": alone, "paid_by": who}
     # the reason names who pays alone: the one who declined, or the one who called (their words differ)
     said = {"decliner": "pays-alone", "caller": "caller-pays-alone"}[who]
     assert {c.rule: c.reason for c in pays[alone].factors}["shodang"] == said
@@ -401,3 +403,24 @@ def test_the_api_refuses_a_chongtong_choice_out_of_place(client, moves, code):
     problem = answer.get_json()
     assert answer.status_code == 422
     assert problem["code"] == (code or "chongtong-not-allowed")
+
+
+@pytest.mark.parametrize(
+    ("who", "lang", "spared_line"),
+    [
+        ("decliner", "en", "C pays nothing: A accepted the shodang but B declined it, so B pays C's share too"),
+        (
+            "caller",
+            "en",
+            "B pays nothing: A accepted the shodang but B declined it, so C, who called it, pays B's share",
+        ),
+        ("decliner", "ko", "C는 내지 않습니다: A는 쇼당을 받고 B는 거절해서, 거절한 B가 C의 몫까지 냅니다 (독박)"),
+        ("caller", "ko", "B는 내지 않습니다: A는 쇼당을 받고 B는 거절해서, 쇼당을 부른 C가 B의 몫까지 냅니다 (독박)"),
+    ],
+)
+def test_rules_8_7_the_spared_loser_is_told_who_declined_and_who_pays_for_it(client, who, lang, spared_line):
+    """words-r4 K1/E1: the cause is that one accepted and the other declined, and the knob says who pays."""
+    body = request("shodang-split-decliner-pays-3p-known")
+    body = {**body, "rules": {**body["rules"], "shodang": who}}
+    answer = client.post("/v1/replay", json=body, headers={"Accept-Language": lang}).get_json()
+    assert spared_line in answer["settlement"]["explanation"]
