@@ -565,7 +565,8 @@ def _shodang_alone(payments: list[Payment], alone: tuple[str, str], stake: int, 
             covers = (*p.covers, (covered, other.points)) if other.points else p.covers
             p = Payment(p.payer, p.payee, points, points * stake, (*p.checks, check), covers)
         elif p is other:
-            check = Check("shodang", True, 0, "covered", {"payer": payer})
+            # who pays the share, and so what the covered loser did: declined (caller pays) or called
+            check = Check("shodang", True, 0, "covered", {"payer": payer, "paid_by": who.value})
             p = Payment(p.payer, p.payee, 0, 0, (*p.checks, check))
         out.append(p)
     return out

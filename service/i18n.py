@@ -136,6 +136,7 @@ _SENTENCE_OPENERS = frozenset(
         "Two",
         "Several",
         "More",
+        "Do",
         "Some",
     ]
 )

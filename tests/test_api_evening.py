@@ -249,7 +249,7 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
         "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays ×2",
         "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays ×2",
     ]
-    assert "It carries 1 push: ×2" in en["hands"][1]["explanation"]
+    assert "A pushed hand carries into this one: ×2" in en["hands"][1]["explanation"]
     # the words change with the language, nothing else does
     assert ko["explanation"][0] == "C가 첫 판의 선입니다 (자리에서 정한 대로)"
     assert all(any("가" <= ch <= "힣" for ch in line) for line in ko["explanation"])
@@ -346,7 +346,7 @@ def test_rules_11_a_refusal_in_a_hand_names_it(client, body, code, hand_index, f
     for lang in ("en", "ko"):
         problem = assert_problem(ask(client, body, lang), 422, code)
         assert problem["hand_index"] == hand_index and facts.items() <= problem.items()
-        said = f"In hand {hand_index + 1}: " if lang == "en" else f"{fit(str(hand_index + 1), '째')} 판: "
+        said = f"Hand {hand_index + 1}: " if lang == "en" else f"{fit(str(hand_index + 1), '째')} 판: "
         assert problem["detail"].startswith(said), problem["detail"]
 
 

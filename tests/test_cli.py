@@ -462,7 +462,7 @@ def test_the_console_script_answers_in_the_locales_language_and_says_no_tracebac
         env=env,
         timeout=60,
     )
-    assert done.returncode == 1 and "4번째 수 (B)가 규칙에 어긋납니다: card-not-in-hand" in done.stdout.decode()
+    assert done.returncode == 1 and "4번째 차례(B)가 규칙에 어긋납니다: card-not-in-hand" in done.stdout.decode()
 
 
 def test_serve_runs_the_service_as_make_run_does_until_sigterm(tmp_path):

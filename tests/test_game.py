@@ -683,7 +683,7 @@ def test_rules_5_a_flipped_bonus_card_given_as_the_draw():
     # with the stock unknown, the card under the bonus card must be said: refused, saying how, never "seen"
     err = illegal([m("A", "jan-junk-1", "bonus-3")], "draw-required", 0)
     assert err.why == "after-bonus-draw" and "already" not in detail(err)
-    assert "list Bonus card (3 junk) among the bonus cards flipped" in detail(err)
+    assert "list 3-junk bonus card among the bonus cards flipped" in detail(err)
     r = run([m("A", "jan-junk-1", "nov-junk-1", bonus_flipped=["bonus-3"])])
     assert {"bonus-3", "jan-bright", "jan-junk-1"} <= captured(r, "A")
 

@@ -159,6 +159,8 @@ def test_rules_8_7_when_the_accepter_wins_one_loser_pays_both_shares(who, alone,
     assert (pays[alone].points, pays[alone].amount, pays[alone].covers) == (12, 1200, ((spared, 6),))
     assert (pays[spared].points, pays[spared].amount) == (0, 0)
     assert {c.rule: c.reason for c in pays[spared].factors}["shodang"] == "covered"
+    # and says who pays the spared one's share, so its sentence can say what the spared one did (words-r4 K1)
+    assert {c.rule: c.facts for c in pays[spared].factors}["shodang"] == {"payer": alone, "paid_by": who}
     # the reason names who pays alone: the one who declined, or the one who called (their words differ)
     said = {"decliner": "pays-alone", "caller": "caller-pays-alone"}[who]
     assert {c.rule: c.reason for c in pays[alone].factors}["shodang"] == said
@@ -307,8 +309,8 @@ def shodang_details(client, body: dict, lang: str) -> list[str]:
     [
         ("en", "C calls shodang: A is one card from three brights and B from chodan, and C holds a card"),
         ("ko", "C가 쇼당을 불렀습니다: A는 삼광, B는 초단까지 한 장씩 남았고"),
-        ("zh", "C叫了僵局：A差一张凑成三光，B差一张凑成白条"),
-        ("ja", "Cがショダンを宣言しました：Aは三光まで、Bは草短まで"),
+        ("zh", "C叫了僵局（쇼당）：A差一张凑成三光，B差一张凑成白条"),
+        ("ja", "Cがショウダン（商談）を宣言しました：Aは三光まで、Bは草短まで"),
     ],
 )
 def test_rules_8_7_the_call_says_who_is_one_card_from_which_combination(client, lang, call):
@@ -320,23 +322,23 @@ def test_rules_8_7_the_call_says_who_is_one_card_from_which_combination(client, 
     [
         (
             "en",
-            "B declines the shodang that A accepted: play goes on, and if A wins, B pays alone",
-            "B accepts the shodang that A declined: play goes on, and if B wins, A pays alone",
+            "B declines the shodang, though A accepted it: play goes on, and if A wins, B pays alone",
+            "B accepts the shodang, though A declined it: play goes on, and if B wins, A pays alone",
         ),
         (
             "ko",
-            "A가 받은 쇼당을 B는 거절했습니다: 계속 치고, A가 이기면 B가 독박을 씁니다",
-            "A가 거절한 쇼당을 B는 받았습니다: 계속 치고, B가 이기면 A가 독박을 씁니다",
+            "A는 쇼당을 받았지만 B는 거절했습니다: 그대로 치고, A가 나면 B가 독박을 씁니다",
+            "A는 쇼당을 거절했지만 B는 받았습니다: 그대로 치고, B가 나면 A가 독박을 씁니다",
         ),
         (
             "zh",
-            "A接受了僵局，B拒绝了：照常打下去，如果A赢了，由B独自付款",
-            "A拒绝了僵局，B接受了：照常打下去，如果B赢了，由A独自付款",
+            "A接受了僵局，B却拒绝了：照常打下去，如果A赢了，由B独自付款",
+            "A拒绝了僵局，B却接受了：照常打下去，如果B赢了，由A独自付款",
         ),
         (
             "ja",
-            "Aが受けたショダンをBは断りました：続けて打ち、Aが勝てばBがひとりで払います",
-            "Aが断ったショダンをBは受けました：続けて打ち、Bが勝てばAがひとりで払います",
+            "Aはショウダンを受けましたが、Bは断りました。このまま続け、Aが上がればBがひとりで払います",
+            "Aはショウダンを断りましたが、Bは受けました。このまま続け、Bが上がればAがひとりで払います",
         ),
     ],
 )
@@ -401,3 +403,24 @@ def test_the_api_refuses_a_chongtong_choice_out_of_place(client, moves, code):
     problem = answer.get_json()
     assert answer.status_code == 422
     assert problem["code"] == (code or "chongtong-not-allowed")
+
+
+@pytest.mark.parametrize(
+    ("who", "lang", "spared_line"),
+    [
+        ("decliner", "en", "C pays nothing: A accepted the shodang but B declined it, so B pays C's share too"),
+        (
+            "caller",
+            "en",
+            "B pays nothing: A accepted the shodang but B declined it, so C, who called it, pays B's share",
+        ),
+        ("decliner", "ko", "C는 내지 않습니다: A는 쇼당을 받고 B는 거절해서, 거절한 B가 C의 몫까지 냅니다 (독박)"),
+        ("caller", "ko", "B는 내지 않습니다: A는 쇼당을 받고 B는 거절해서, 쇼당을 부른 C가 B의 몫까지 냅니다 (독박)"),
+    ],
+)
+def test_rules_8_7_the_spared_loser_is_told_who_declined_and_who_pays_for_it(client, who, lang, spared_line):
+    """words-r4 K1/E1: the cause is that one accepted and the other declined, and the knob says who pays."""
+    body = request("shodang-split-decliner-pays-3p-known")
+    body = {**body, "rules": {**body["rules"], "shodang": who}}
+    answer = client.post("/v1/replay", json=body, headers={"Accept-Language": lang}).get_json()
+    assert spared_line in answer["settlement"]["explanation"]

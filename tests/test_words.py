@@ -302,7 +302,7 @@ def test_u16_english_money_and_choices_read_as_english(client):
         "(the choices: none, double, pays-all, pays-all-double, pays-all-own-double or by-table)"
     )
     unknown = post(client, "/v1/replay", game("error-unknown-card-2p-hidden"), "en")
-    assert unknown["detail"] == "B's move gives mar-brite as the card played, which is not a card"
+    assert unknown["detail"] == "B gives mar-brite as the card played, but hwatu has no such card"
 
 
 def test_t3_one_point_and_one_junk_unit_are_singular(client):
@@ -456,9 +456,11 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     en, ko = evening(client, body, "en"), evening(client, body, "ko")
     assert hand_lines(ko, 0)[1] == "A가 이 판을 밀었습니다: B는 낼 돈 800원을 내지 않고, 다음 판이 2배가 됩니다"
     assert hand_lines(en, 0)[1] == "A pushes the hand: B pays nothing of the 800 owed, and the next hand pays ×2"
-    assert hand_lines(ko, 1)[1] == "밀린 판 한 판이 붙습니다: 2배"
-    assert hand_lines(en, 1)[1] == "It carries 1 push: ×2"
-    assert hand_lines(en, 2)[1] == "It carries 1 nagari just before it: ×2"
+    assert hand_lines(ko, 1)[1] == "밀린 판이 있어 이번 판은 2배입니다"
+    assert hand_lines(en, 1)[1] == "A pushed hand carries into this one: ×2"
+    assert hand_lines(en, 2)[1] == "The hand before was nagari: ×2"
+    # r4 E6: the push waited through the nagari, so hand 3 does not call it "the hand before" (RULES.md 11)
+    assert hand_lines(en, 2)[2] == "A pushed hand carries into this one: ×2"
     push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
     assert push["reason"] == "밀린 판 한 판이 이번 판에 붙습니다: 밀린 판마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
@@ -483,7 +485,11 @@ def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
     }
     ko = post(client, "/v1/settle", body, "ko")
     assert ko["sale"]["reason"] == (
-        "D가 죽고 광을 팔았습니다: 광 3점, 보너스패 1점과 족보 3점에 공산 석 장이라 두 배: B와 C에게서 14점씩 받습니다"
+        "D가 죽고 광을 팔았습니다. 광 3점, 보너스패 1점과 삼광 3점에 공산 석 장이라 두 배, B와 C에게서 14점씩 받습니다"
+    )
+    # r4 K14: the combination is named (삼광), not "combinations"
+    assert (
+        "1 for bonus cards and 3 for three brights, doubled" in post(client, "/v1/settle", body, "en")["sale"]["reason"]
     )
 
 
@@ -572,7 +578,7 @@ def test_r3_u1_u3_u4_the_ledger_counts_hands_as_the_table_does(client):
     body = EXAMPLES["two-players-push-nagari-all-in"]
     ko, en = evening(client, body, "ko"), evening(client, body, "en")
     assert [hand_lines(ko, i)[0] for i in range(3)] == ["첫째 판, 선은 B", "둘째 판, 선은 A", "셋째 판, 선은 A"]
-    assert hand_lines(ko, 2)[1] == "바로 앞 나가리 한 판: 2배"
+    assert hand_lines(ko, 2)[1] == "앞 판이 나가리라서 이번 판은 2배입니다"
     assert not any("하룻저녁" in s or "마지막 셈" in s or "번째" in s for s in ko["explanation"])
     assert any(s.startswith("최종 정산: ") for s in ko["explanation"])
     assert hand_lines(en, 0)[0] == "Hand 1, dealt by B"

@@ -75,10 +75,16 @@ def limit_reason(w: Words, limit: Limit, paid: Paid) -> str:
 # --- one hand ------------------------------------------------------------------------------------------------
 
 HAND = reading(N_("Hand {number}, dealt by {dealer}"), number="hand_index")  # counted from 1
-CARRIES_NAGARI = plural(
-    "It carries {n} nagari just before it: ×{factor}", "It carries {n} nagari hands just before it: ×{factor}", "streak"
+# what a hand carries from the hands before it: the table says "the hand before was nagari", not a count of one
+CARRIES_NAGARI = (
+    Say(N_("The hand before was nagari: ×{factor}"), when=lambda f: f["streak"] == 1),
+    Say(N_("The {streak} hands before were all nagari: ×{factor}")),
 )
-CARRIES_PUSH = plural("It carries {n} push: ×{factor}", "It carries {n} pushes in a row: ×{factor}", "pushes")
+# a push waits until a hand is won, through any nagari between: not always "the hand before"
+CARRIES_PUSH = (
+    Say(N_("A pushed hand carries into this one: ×{factor}"), when=lambda f: f["pushes"] == 1),
+    Say(N_("{pushes} pushed hands in a row carry into this one: ×{factor}")),
+)
 PAYS = Say(N_("{payer} pays {payee} {amount:,}"))
 PAYS_AT_ONCE = Say(
     N_("{payer} pays {payee} {amount:,} on the spot ({reason})")

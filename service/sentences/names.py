@@ -88,7 +88,7 @@ CARDS = {
     "dec-double": N_("Rain double junk"),
     "bonus-2a": N_("2-junk bonus card (first)"),
     "bonus-2b": N_("2-junk bonus card (second)"),
-    "bonus-3": N_("Bonus card (3 junk)"),
+    "bonus-3": N_("3-junk bonus card"),
 }
 
 MONTHS = (
@@ -355,8 +355,15 @@ def joined(w: Words, items: Iterable[Any], last: str = _LAST) -> str:
     return w.say(last, first=head, last=said[-1])
 
 
+# Two cards of one name (a month's two junk) are counted, as the table says them: "송학 피 두 장", "两张松鹤皮".
+TWO_CARDS = N_("two {card}")
+
+
 def cards(w: Words, cs: Iterable[Card | str]) -> str:
-    return joined(w, [card(w, c) for c in cs])
+    said = [card(w, c) for c in cs]
+    counted = {name: said.count(name) for name in said}  # in the order first said
+    grouped = [[w.say(TWO_CARDS, card=name)] if n == 2 else [name] * n for name, n in counted.items()]
+    return joined(w, [name for group in grouped for name in group])
 
 
 def is_card(value: Any) -> bool:

@@ -390,7 +390,7 @@ PAGE: dict[str, Any] = {
     "verdict_finished": N_("The hand is over"),
     "verdict_progress": N_("In progress: {p} is next"),
     "verdict_bad": N_("Illegal at move {n}"),
-    "verdict_bad_deal": N_("The deal cannot be"),
+    "verdict_bad_deal": N_("This deal is impossible"),
     "not_json": N_("Not a Go-Stop log: this is not JSON"),
     "not_a_log": N_("Not a Go-Stop log: a log is one JSON object, starting with {{ (rules, players, deal, moves)"),
     "not_a_log_fields": N_("Not a Go-Stop log: the parts below are missing or wrong"),
@@ -413,7 +413,7 @@ PAGE: dict[str, Any] = {
     "totals_upto": N_("Totals to {hand}, the hands ruled"),
     "totals_none": N_("No totals: no hand could be ruled"),
     "nagari_sale": N_("Nagari: nobody pays for the hand, the brights sold are paid"),
-    "declared_reason": N_("{reason} (from the counts said at the table, not the cards)"),
+    "declared_reason": N_("{reason}, from the counts said at the table, not the cards"),
     "declared_note": N_("The counts were said at the table, not the cards shown."),
     "edit_removed": N_("{hand} is removed."),
     # the old version of a corrected hand, kept struck with the reason (never put in again: it would count twice)

@@ -66,7 +66,7 @@ TITLES: Mapping[type[GoStopError] | str, str] = {
     CardError: N_("Invalid cards"),
     HandError: N_("Invalid hand"),
     IllegalMoveError: N_("Illegal move"),
-    EveningError: N_("Invalid evening"),
+    EveningError: N_("Cannot add to the ledger"),
     NotationError: N_("Unreadable text log"),
     "validation-error": N_("Invalid request body"),
     "malformed-json": N_("Malformed JSON"),
@@ -146,7 +146,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     # cards
     ("unknown-card", "unknown-card"): (
-        Say(N_("{player}'s move gives {card} as {field}, which is not a card"), when=_given("field")),
+        Say(N_("{player} gives {card} as {field}, but hwatu has no such card"), when=_given("field")),
         Say(N_("{card} ({place}) is not a card"), when=_given("place")),
         Say(N_("{card} is not a card")),
     ),
@@ -217,53 +217,58 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("sit-out-not-allowed", "no-player"): Say(N_("Say who sits out")),
     ("sit-out-not-allowed", "hand-not-a-list"): Say(N_("The hand of {player}, who sits out, is a list of cards")),
     # the deal
-    ("bad-deal", "unknown-card"): Say(N_("The deal cannot be: {card} ({place}) is not a card")),
-    ("bad-deal", "player-count"): Say(N_("The deal cannot be: these rules are for {players} players, not {given}")),
-    ("bad-deal", "duplicate-player"): Say(N_("The deal cannot be: two players are called {player}")),
+    ("bad-deal", "unknown-card"): Say(N_("This deal is impossible: {card} ({place}) is not a card")),
+    ("bad-deal", "player-count"): Say(
+        N_("This deal is impossible: these rules are for {players} players, not {given}")
+    ),
+    ("bad-deal", "duplicate-player"): Say(N_("This deal is impossible: two players are called {player}")),
     ("bad-deal", "layout-size"): Say(
         N_(
-            "The deal cannot be: the layout has {count} month cards, not {expected} (list a bonus card dealt there "
-            "and the card that replaced it too)"
+            "This deal is impossible: the layout has {count} month cards, not {expected} (list a bonus card dealt "
+            "there and the card that replaced it too)"
         )
     ),
-    ("bad-deal", "hands-for-players"): Say(N_("The deal cannot be: hands must be given for exactly the players")),
-    ("bad-deal", "hand-size"): Say(N_("The deal cannot be: {player} is dealt {count} cards, not {expected}")),
+    ("bad-deal", "hands-for-players"): Say(N_("This deal is impossible: hands must be given for exactly the players")),
+    ("bad-deal", "hand-size"): Say(N_("This deal is impossible: {player} is dealt {count} cards, not {expected}")),
     ("bad-deal", "shown-not-player"): Say(
-        N_("The deal cannot be: {player}, who shows cards at the deal, is not a player")
+        N_("This deal is impossible: {player}, who shows cards at the deal, is not a player")
     ),
     ("bad-deal", "shown-not-chongtong"): Say(
-        N_("The deal cannot be: {player} shows {cards}, but only a chongtong, four cards of one month, is shown")
+        N_("This deal is impossible: {player} shows {cards}, but only a chongtong, four cards of one month, is shown")
     ),
     ("bad-deal", "shown-not-dealt"): Say(
-        N_("The deal cannot be: {player} shows {cards}, which {player} was not dealt")
+        N_("This deal is impossible: {player} shows {cards}, which {player} was not dealt")
     ),
-    ("bad-deal", "listed-twice"): Say(N_("The deal cannot be: {card} is dealt twice ({place})")),
-    ("bad-deal", "in-two-places"): Say(N_("The deal cannot be: {card} is dealt twice, {first} and {place}")),
+    ("bad-deal", "listed-twice"): Say(N_("This deal is impossible: {card} is dealt twice ({place})")),
+    ("bad-deal", "in-two-places"): Say(N_("This deal is impossible: {card} is dealt twice, {first} and {place}")),
     ("bad-deal", "bonus-not-in-play"): (
         Say(
-            N_("The deal cannot be: these rules play one 2-junk bonus card, and {card} is left out of the deck"),
+            N_("This deal is impossible: these rules play one 2-junk bonus card, and {card} is left out of the deck"),
             when=_twin_in_play,
         ),
-        Say(N_("The deal cannot be: {card} is a bonus card these rules leave out of the deck")),
+        Say(N_("This deal is impossible: {card} is a bonus card these rules leave out of the deck")),
     ),
-    ("bad-deal", "off"): Say(N_("The deal cannot be: {player} sits out, but these rules seat no fourth person")),
-    ("bad-deal", "is-playing"): Say(N_("The deal cannot be: {player} sits out, but is also one of the players")),
+    ("bad-deal", "off"): Say(N_("This deal is impossible: {player} sits out, but these rules seat no fourth person")),
+    ("bad-deal", "is-playing"): Say(N_("This deal is impossible: {player} sits out, but is also one of the players")),
     ("bad-deal", "seat"): Say(
         N_(
-            "The deal cannot be: {player} sits out at seat {seat}, but only seats 2, 3 and 4 can sit out (the dealer "
-            "always plays)"
+            "This deal is impossible: {player} sits out at seat {seat}, but only seats 2, 3 and 4 can sit out (the "
+            "dealer always plays)"
         )
     ),
     ("bad-deal", "not-an-object"): Say(
-        N_("The deal cannot be: who sits out is an object of a player, a seat and a hand")
+        N_("This deal is impossible: who sits out is an object of a player, a seat and a hand")
     ),
-    ("bad-deal", "no-player"): Say(N_("The deal cannot be: say who sits out")),
+    ("bad-deal", "no-player"): Say(N_("This deal is impossible: say who sits out")),
     ("bad-deal", "hand-not-a-list"): Say(
-        N_("The deal cannot be: the hand of {player}, who sits out, is a list of cards")
+        N_("This deal is impossible: the hand of {player}, who sits out, is a list of cards")
     ),
-    ("bad-deal", "stock-size"): Say(N_("The deal cannot be: the stock has {count} cards, not {expected}")),
+    ("bad-deal", "stock-size"): Say(N_("This deal is impossible: the stock has {count} cards, not {expected}")),
     ("bad-deal", "deck-size"): Say(
-        N_("The deal cannot be: the hands, the layout and the stock hold {count} cards, not the {expected} of the deck")
+        N_(
+            "This deal is impossible: the hands, the layout and the stock hold {count} cards, not the {expected} of "
+            "the deck"
+        )
     ),
     # the form of a move
     ("bad-move", "not-an-object"): Say(N_("Move number {number} is not an object")),
@@ -286,7 +291,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-move", "not-a-list"): Say(N_("{field} is a list of cards")),
     ("bad-move", "not-a-choice"): Say(N_("{field} has a value no move has")),
     ("bad-move", "bonus-with-play"): Say(
-        N_("{card} is a bonus card: it is played as a bonus card, not as a hand card")
+        N_("The {card} cannot be played like a hand card: play it as a bonus card and keep it")
     ),
     ("bad-move", "card-twice"): Say(N_("{player} uses {card} twice in one turn")),
     ("bad-move", "not-a-bonus-card"): Say(N_("{card} is not a bonus card")),
@@ -367,8 +372,8 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("shodang-not-allowed", "no-standoff"): Say(
         N_(
-            "{player} calls shodang, but it needs each other player to have taken two cards of a combination that a "
-            "card {player} holds would complete"
+            "{player} cannot call shodang now: each of the other two must be one card short of a combination, and "
+            "{player} must hold a card that completes each"
         )
     ),
     ("shodang-not-allowed", "no-answer-due"): Say(N_("{player} answers a shodang, but none was called")),
@@ -498,11 +503,9 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("out-of-money", "out-of-money"): Say(N_("{player} holds {balance} and cannot play a hand under all-in")),
     ("carry-stated", "nagari-streak"): Say(
-        N_("The hand states a nagari streak of {nagari_streak}: the evening works it out from the hands before")
+        N_("Do not state the nagari streak ({nagari_streak}); the ledger counts it from the hands before")
     ),
-    ("carry-stated", "pushes"): Say(
-        N_("The hand states the pushes before it: the evening works them out from the hands before")
-    ),
+    ("carry-stated", "pushes"): Say(N_("Do not state the pushes; the ledger counts them from the hands before")),
     ("stake-stated", "stake-stated"): Say(
         N_("The hand states a stake of {stake}, but the evening's is {evening_stake}")
     ),
@@ -539,7 +542,7 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
     ("bad-notation", "not-utf-8"): Say(N_("The text is not UTF-8 from here on")),
 }
 
-IN_HAND = reading(N_("In hand {number}: {detail:cont}"), number="hand_index")
+IN_HAND = reading(N_("Hand {number}: {detail:cont}"), number="hand_index")
 
 # Where in a text log a refusal points (a notation error, or a move of the text the replay refused).
 AT_LINE = N_("Line {line}, column {column}: {said:cont}")
@@ -645,7 +648,7 @@ MEANINGS: Mapping[str, str] = {
     ),
     # a move log
     "bad-deal": N_(
-        "The deal cannot be: a wrong number of cards somewhere, a card dealt twice, a deck that does not add up."
+        "This deal is impossible: a wrong number of cards somewhere, a card dealt twice, a deck that does not add up."
     ),
     "bad-move": N_("A move of no known form: a field no move has, or a turn of two kinds at once."),
     "not-your-turn": N_("The move is not by the player whose turn it is, or who must call go or stop."),

@@ -56,7 +56,7 @@ EVENTS: Mapping[EventType, Sentence] = {
         ),
     ),
     EventType.CHOK: Say(N_("{player}'s flipped {drawn} takes the {played} just played (chok)")),
-    EventType.TTADAK: Say(N_("{player} takes all four cards of {month} (ttadak): {cards}")),
+    EventType.TTADAK: Say(N_("{player} takes all four cards of {month}, a ttadak: {cards}")),
     EventType.SSEUL: (
         Say(
             N_("{player}'s chok leaves the layout empty as it was, and these rules count it as a sseul too"),
@@ -81,9 +81,9 @@ EVENTS: Mapping[EventType, Sentence] = {
     ),
     EventType.SHAKE: Say(N_("{player} shakes, showing {cards}")),
     EventType.BONUS: (
-        Say(N_("{card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
-        Say(N_("{player} plays {card} from hand and keeps it"), when=_has("source", "hand")),
-        Say(N_("{player} flips {card} from the stock and keeps it")),
+        Say(N_("The {card} was dealt to the layout and goes to {player}"), when=_has("source", "layout")),
+        Say(N_("{player} plays the {card} from hand and keeps it"), when=_has("source", "hand")),
+        Say(N_("{player} flips the {card} from the stock and keeps it")),
     ),
     EventType.STEAL: (
         # a stack dealt on the layout was nobody's ppuk: its steal is not "for the stack capture" of a ppuk
@@ -122,12 +122,14 @@ EVENTS: Mapping[EventType, Sentence] = {
             when=_has("source", "bonus"),
         ),
         Say(
-            N_("{player} was dealt all four cards of {month} and chooses to win: chongtong"),
+            N_("{player} was dealt all four cards of {month}, a chongtong, and takes the win at once"),
             when=lambda f: bool(f.get("chosen")),
         ),
         Say(N_("{player} was dealt all four cards of {month}: chongtong, an instant win")),
     ),
-    EventType.PLAY_ON: Say(N_("{player} was dealt all four cards of {month} and chooses to play on")),
+    EventType.PLAY_ON: Say(
+        N_("{player} was dealt all four cards of {month}, a chongtong, and plays on instead of winning at once")
+    ),
     # who is one card from which combination: the event's ``against``, read as ``one``/``other`` (STANDOFF)
     EventType.SHODANG: Say(
         N_(
@@ -136,20 +138,21 @@ EVENTS: Mapping[EventType, Sentence] = {
         )
     ),
     EventType.SHODANG_ANSWER: (
-        Say(N_("{player} accepts the shodang, and so did the other: nagari"), when=_has("result", "nagari")),
-        Say(N_("{player} declines the shodang, and so did the other: play goes on"), when=_has("result", "play-on")),
+        # both accepted: the nagari event that follows says the outcome, so this line does not
+        Say(N_("{player} accepts the shodang too"), when=_has("result", "nagari")),
+        Say(N_("{player} declines the shodang too: play goes on"), when=_has("result", "play-on")),
         # the answers split: the second answer names both, who accepted and who declined
         Say(
             N_(
-                "{player} accepts the shodang that {decliner} declined: play goes on, and if {player} wins, "
+                "{player} accepts the shodang, though {decliner} declined it: play goes on, and if {player} wins, "
                 "{pays_alone} pays alone"
             ),
             when=lambda f: f.get("result") == "split" and f.get("answer") == "accept",
         ),
         Say(
             N_(
-                "{player} declines the shodang that {accepter} accepted: play goes on, and if {accepter} wins, "
-                "{pays_alone} pays alone"
+                "{player} declines the shodang, though {accepter} accepted it: play goes on, and if {accepter} "
+                "wins, {pays_alone} pays alone"
             ),
             when=_has("result", "split"),
         ),
@@ -172,7 +175,7 @@ EVENTS: Mapping[EventType, Sentence] = {
     EventType.NAGARI: (
         Say(N_("All four cards of {month} were dealt to the layout: nagari"), when=_has("reason", "floor-four")),
         Say(N_("{players} were each dealt a chongtong: nagari"), when=_has("reason", "multiple-chongtong")),
-        Say(N_("Both accepted the shodang: nagari"), when=_has("reason", "shodang")),
+        Say(N_("Both accepted the shodang, so the hand is nagari"), when=_has("reason", "shodang")),
         _RAN_OUT,
     ),
 }

@@ -86,9 +86,9 @@ SHORTFALLS: Mapping[Combination, Say | Sequence[Say]] = {
     Combination.ANIMALS: Say(N_("four animals: one more scores 1 point")),
     Combination.GODORI: Say(N_("two of the three birds: the third scores godori, 5 points")),
     Combination.RIBBONS: Say(N_("four ribbons: one more scores 1 point")),
-    Combination.HONGDAN: Say(N_("two of the red poem ribbons: the third scores 3 points")),
-    Combination.CHEONGDAN: Say(N_("two of the blue ribbons: the third scores 3 points")),
-    Combination.CHODAN: Say(N_("two of the plain red ribbons: the third scores 3 points")),
+    Combination.HONGDAN: Say(N_("two hongdan ribbons (red poem): the third scores 3 points")),
+    Combination.CHEONGDAN: Say(N_("two cheongdan ribbons (blue): the third scores 3 points")),
+    Combination.CHODAN: Say(N_("two chodan ribbons (plain red): the third scores 3 points")),
     Combination.JUNK: (
         # the nine may hold the cup as two: say so, as the scoring line does (the table asks where it went)
         Say(N_("9 junk units, the cup counted as double junk: one more unit scores 1 point"), when=_cup_as("junk")),

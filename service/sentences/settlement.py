@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import Check, CupPlacement, Outcome, Payment, RuleSet, Sale, Settlement
+from engine import Check, Combination, CupPlacement, GoStopError, Outcome, Payment, RuleSet, Sale, Settlement, score
 
 from ..i18n import N_, Words
 from . import names
@@ -61,16 +61,26 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
         "{winner} shook once: ×{multiplier} per shake", "{winner} shook {n:times}: ×{multiplier} per shake", "shakes"
     ),
     ("shake", "no-shake"): Say(N_("{winner} did not shake")),
+    # RULES.md 8.7, a split shodang: the cause is that one accepted and the other declined, and the knob says
+    # who pays alone because of it (the decliner, or the caller)
     ("shodang", "pays-alone"): Say(
-        N_("{winner} accepted the shodang that {loser} declined: {loser} pays {covered}'s share too")
+        N_("{winner} accepted the shodang but {loser} declined it, so {loser} pays {covered}'s share too")
     ),
     ("shodang", "caller-pays-alone"): Say(
         N_(
-            "{winner} accepted the shodang {loser} called and {covered} declined: {loser}, who called it, pays "
-            "{covered}'s share too"
+            "{winner} accepted the shodang but {covered} declined it, so {loser}, who called it, pays {covered}'s "
+            "share too"
         )
     ),
-    ("shodang", "covered"): Say(N_("{winner} accepted the shodang: {payer} pays {loser}'s share")),
+    ("shodang", "covered"): (
+        Say(
+            N_(
+                "{winner} accepted the shodang but {loser} declined it, so {payer}, who called it, pays {loser}'s share"
+            ),
+            when=lambda f: f.get("paid_by") == "caller",
+        ),
+        Say(N_("{winner} accepted the shodang but {payer} declined it, so {payer} pays {loser}'s share too")),
+    ),
     ("bomb", "bombed"): (
         plural(
             "{winner} made a two-card bomb, which counts as a bomb under these rules: ×{multiplier}",
@@ -257,9 +267,7 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("push", "no-push"): Say(N_("No push waiting for this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
-    ("empty-loser", "captured-cards"): Say(
-        N_("{loser} captured cards, so a loser's exemption for capturing nothing does not apply")
-    ),
+    ("empty-loser", "captured-cards"): Say(N_("{loser} captured cards, so {loser} is not exempt")),
 }
 
 # The reasons that read the same whatever the rule.
@@ -270,7 +278,7 @@ REASONS: Mapping[str, Sentence] = {
 
 
 # A check resting on counts a player said instead of showing the cards (API.md v1.2, ``facts.declared``).
-DECLARED = Say(N_("{reason} (from the counts said at the table, not the cards)"))
+DECLARED = Say(N_("{reason}, from the counts said at the table, not the cards"))
 
 
 def check_reason(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | None = None) -> str:
@@ -303,7 +311,7 @@ SALE: Sentence = (
     ),
     Say(
         N_(
-            "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}: {each} from each "
+            "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}; {each} from each "
             "of {payers}{money}"
         ),
         when=lambda f: f["month"] is not None,
@@ -317,11 +325,52 @@ SALE_PARTS = {
 }
 SALE_EACH = plural("{n} point", "{n} points", "value")
 SALE_MONEY = Say(N_(" ({amount:,} each)"))
+# The combinations of the seller's hand by name, as the table prices them: "삼광 3점", not "족보 3점" (words-r4 K14)
+SALE_COMBINATION = Say(N_("{n} for {combination}"))
+SALE_BRIGHTS = {
+    3: names.STANDOFF_COMBINATIONS["brights"],
+    4: N_("four brights"),
+    5: N_("five brights"),
+}
+SALE_RAIN_BRIGHTS = N_("three brights with the rain bright")
+SALE_NAMES = {
+    Combination.ANIMALS: N_("animals"),
+    Combination.RIBBONS: N_("ribbons"),
+    Combination.JUNK: N_("junk"),
+    **{Combination(c): said for c, said in names.STANDOFF_COMBINATIONS.items() if c != "brights"},
+}
 
 
-def sale_reason(w: Words, sale: Sale, stake: int = 1) -> str:
-    """What the fourth's brights sold for, and who pays (RULES.md 4.5); the money each pays at a stake."""
-    worth = [w.say(said, n=getattr(sale, part)) for part, said in SALE_PARTS.items() if getattr(sale, part)]
+def _sale_combinations(w: Words, sale: Sale, rules: RuleSet | None) -> list[str] | None:
+    """The combinations the seller's hand holds, each named with its points, where the rules are given to score
+    the hand again as the sale did (RULES.md 4.5: as if captured); None where they are not, or do not agree."""
+    if rules is None:
+        return None
+    try:
+        held = score(sale.cards, rules)
+    except GoStopError:
+        return None
+    if held.total != sale.combinations:
+        return None
+    said = []
+    for item in held.items:
+        if item.combination is Combination.BRIGHTS:
+            name = SALE_RAIN_BRIGHTS if held.brights == 3 and held.rain else SALE_BRIGHTS.get(held.brights)
+        else:
+            name = SALE_NAMES.get(item.combination)
+        if name is None:
+            return None
+        said.append(say(w, SALE_COMBINATION, {"n": item.points, "combination": w.text(name)}))
+    return said
+
+
+def sale_reason(w: Words, sale: Sale, stake: int = 1, rules: RuleSet | None = None) -> str:
+    """What the fourth's brights sold for, and who pays (RULES.md 4.5); the money each pays at a stake. Given the
+    rules, the combinations are named one by one."""
+    named = _sale_combinations(w, sale, rules) if sale.combinations else []
+    parts = {part: said for part, said in SALE_PARTS.items() if named is None or part != "combinations"}
+    worth = [w.say(said, n=getattr(sale, part)) for part, said in parts.items() if getattr(sale, part)]
+    worth += named or []
     facts = {
         "seller": sale.seller,
         "payers": list(sale.payers),
@@ -396,7 +445,7 @@ def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: in
     """The settlement told line by line: how the base is reached, then what each loser pays and why. ``stake``:
     the hand's, where the settlement does not carry it (a nagari's), for the money of a sale."""
     # the sale is paid at the deal, whatever comes of the hand
-    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake)] if s.sale is not None else []
+    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake, rules)] if s.sale is not None else []
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
