@@ -11,6 +11,7 @@ Without Chromium (or Playwright) the module skips and says why; with CI=true it 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -2647,8 +2648,6 @@ def test_settle_four_at_the_table_names_the_seller_and_his_brights(thumb):
 
 
 def _b64(value) -> str:
-    import base64
-
     return base64.urlsafe_b64encode(json.dumps(value, ensure_ascii=False).encode()).decode().rstrip("=")
 
 
@@ -3460,3 +3459,129 @@ def test_r5_settle_four_with_a_sale_draws_the_sale_and_each_ones_net(thumb):
     t.page.locator(".share-said").filter(has_text="복사").wait_for()
     text = t.page.evaluate("navigator.clipboard.readText()")
     assert f"{sale['seller']} 합계 +{net[sale['seller']]:,}원" in text
+
+
+# --- trial r7 (docs/page-trial-2026-12-r3.md, "r7"): a fresh table of four on two phones -------------------
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_r7_a_loser_the_rules_spare_pibak_says_why(thumb):
+    """Trial r7, D1: a loser asked about his junk answered "none (0)" and paid no ×2: the rule set spares a
+    loser with no junk at all (pibak_zero_exempt, RULES.md 8), but the row said only the other loser's
+    gwangbak. The row's details say why, in the service's words (the check's reason, which the answer marks
+    with the knob that spared him)."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    cs, yh, ms = 0, 1, 2
+    _people(t, names)
+    t.thumb(f'[data-key="lq-winner-{cs}"]', goes=True)
+    for key, value in {
+        "points-0": "4",
+        "brights-0": "3",
+        "junk_units-0": "10",
+        "brights-1": "1",
+        "junk_units-1": "6",
+        "brights-2": "1",
+    }.items():
+        t.thumb_type(f'[data-key="q-{key}"]', value)
+    t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    # asked about 민수's junk (pibak rests on it): none
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")) as got:
+        t.thumb(f'[data-key="q-blank-none-{ms}"]', goes=True)
+    t.idle()
+    pibak = next(
+        c
+        for p in got.value.json()["hands"][0]["settlement"]["payments"]
+        if p["from"] == names[ms]
+        for c in p["checks"]
+        if c["rule"] == "pibak"
+    )
+    assert not pibak["applied"] and pibak["facts"]["spared_by"] == "pibak_zero_exempt"
+    details = _details(t.page.locator('.ledger-table tr[data-hand="1"]'))
+    spared = details.locator("[data-spared]")
+    assert spared.count() == 1
+    said = spared.inner_text()
+    # the service's sentence, without the note that it rests on counts said (said once for the ruling)
+    assert names[ms] in said and said in pibak["reason"], (said, pibak["reason"])
+    assert {"ko": "피가 한 장도 없는데", "en": "no junk at all"}[t.lang] in said
+    # 영희 had junk enough: nothing said of her pibak
+    assert names[yh] not in details.inner_text().replace(said, "")
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r7_the_winners_shake_is_said_once_as_his(thumb):
+    """Trial r7, D5: 민수 won with his own shake and 철수 was pibak; the row read "영희: 흔들기 ×2; 철수: 흔들기 ×2
+    · 피박 ×2", as if 영희 and 철수 had shaken. What multiplied every loser alike is said once, first; only
+    what differs is said loser by loser."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    _people(t, names)
+    _quick_hand(
+        t, 2, {"points-2": "5", "junk_units-2": "14", "junk_units-0": "5", "junk_units-1": "7"}, ("lq-shakes-2",)
+    )
+    said = _details(t.page.locator('.ledger-table tr[data-hand="1"]')).locator(".multipliers").inner_text()
+    assert said == f"흔들기 ×2; {names[0]}: 피박 ×2", said
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r7_a_shared_ledger_shows_the_corrections(thumb, browser):
+    """Trial r7, D2: the owner's ledger shows a corrected hand's old version struck, with the reason, and a hand
+    taken out; the shared copy showed neither. The link carries them (the page's `notes` beside the evening,
+    docs/page-links.md), compactly, and the service is asked of the evening alone."""
+    t = thumb
+    names = _three_ribbon_hands(t)
+    t.thumb('[data-key="edit-2"]')
+    t.thumb_type('[data-key="edit-reason"]', "점수 잘못")
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    t.thumb_type('[data-key="q-points-1"]', "4")
+    t.thumb_type('[data-key="q-ribbons-1"]', "8")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    t.thumb('[data-key="edit-4"]')  # the third hand (rows: 1, the old 2, 2, 3)
+    t.thumb_type('[data-key="edit-reason"]', "잘못 적음")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="edit-remove"]', goes=True)
+    t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
+    totals = _totals(t, names)
+    t.thumb('[data-key="share-evening"]')
+    link = t.page.locator('[data-key="share-link-evening"]').input_value()
+    body = json.loads(base64.urlsafe_b64decode(link.split("/")[-1] + "=" * (-len(link.split("/")[-1]) % 4)))
+    notes = body["notes"]
+    assert notes == {
+        "struck": [
+            {"at": 1, "winner": names[1], "points": 3, "old": True, "reason": "점수 잘못"},
+            {"at": 2, "winner": names[2], "points": 3, "reason": "잘못 적음"},
+        ],
+        "fixed": [{"hand": 2, "reason": "점수 잘못"}],
+    }
+    # compact: the notes are a small part of the link (the evening itself is most of it)
+    without = {k: v for k, v in body.items() if k != "notes"}
+    compact = json.dumps(without, ensure_ascii=False, separators=(",", ":")).encode()
+    assert len(link) - len(f"{t.base}/#/evening/") - len(base64.urlsafe_b64encode(compact).rstrip(b"=")) < 300
+    other = browser.new_context(viewport={"width": 360, "height": 640}, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        sent: list[dict] = []
+        page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/v1/evening") else None)
+        page.goto(link)
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="evening"] [data-total]').first.wait_for()
+        assert [page.locator(f'[data-total="{p}"]').inner_text() for p in names] == totals
+        assert sent and "notes" not in sent[0]
+        shared = page.locator('[data-shared="evening"] tbody')
+        old = shared.locator("tr[data-superseded]")
+        assert old.count() == 1
+        assert "고치기 전 둘째 판" in old.inner_text() and "점수 잘못" in old.inner_text()
+        assert f"{names[1]} 3점" in old.locator("s").inner_text()
+        gone = shared.locator("tr[data-removed]:not([data-superseded])")
+        assert gone.count() == 1 and "잘못 적음" in gone.inner_text()
+        # the corrected hand says why, on the line under it; the rows read as the owner's: 1, old, 2, removed
+        assert "점수 잘못" in page.locator('[data-shared="evening"] tr[data-details="2"]').inner_text()
+        order = shared.locator("tr:not(.details)").evaluate_all(
+            "rows => rows.map(r => r.hasAttribute('data-removed') ? (r.hasAttribute('data-superseded') ? 'old' : 'out')"
+            " : r.getAttribute('data-hand'))"
+        )
+        assert order == ["1", "old", "2", "out"], order
+    finally:
+        other.close()
