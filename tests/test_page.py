@@ -3585,3 +3585,87 @@ def test_r7_a_shared_ledger_shows_the_corrections(thumb, browser):
         assert order == ["1", "old", "2", "out"], order
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_r7_the_check_offers_an_example_to_try(thumb):
+    """Trial r7, D3: the check opened on an empty box with nothing to try. One tap puts the README's example log
+    in it (with the page's own names) and checks it: in progress, with the ppuk, its taking back and a steal."""
+    t = thumb
+    t.open("check")
+    a, b = NAMES[t.lang][:2]
+    t.thumb('[data-key="check-example"]', goes=True)
+    verdict = t.page.locator('div.verdict[data-verdict="in_progress"]')
+    verdict.wait_for()
+    assert t.taps == 1 and t.scrolls == 0
+    log = json.loads(t.page.locator('[data-key="log-text"]').input_value())
+    assert log["players"] == [a, b] and len(log["moves"]) == 4
+    assert a in verdict.locator("h2").first.inner_text()
+    events = t.page.locator(".check-log .events").inner_text()
+    assert all(word in events for word in {"ko": ("뻑", "자뻑"), "en": ("ppuk",)}[t.lang]), events
+
+
+def _four_evening_by_thumb(t: Table) -> list[float]:
+    """Trial r7's evening of four, shortened, by thumb: four people named; hand 1 지훈 sits out showing two
+    brights and 영희 wins on brights; a nagari; three hands on ribbons (one after a go). Returns each hand's
+    height in the ledger (its row and the line under it)."""
+    names = FOUR[t.lang]
+    cs, yh, ms, jh = range(4)
+    _people(t, names, count=4)
+    t.thumb('[data-key="shown-jan-bright"]')
+    t.thumb('[data-key="shown-aug-bright"]')
+    _quick_hand(
+        t,
+        yh,
+        {f"points-{yh}": "3", f"brights-{yh}": "3", f"brights-{cs}": "1", f"junk_units-{cs}": "8"}
+        | {f"brights-{ms}": "0", f"junk_units-{ms}": "8"},
+    )
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="lq-winner-null"]', goes=True)
+    t.idle()
+    _ribbon_hand(t, ms, [yh, ms, jh])
+    _quick_hand(
+        t,
+        jh,
+        {f"points-{jh}": "4", f"ribbons-{jh}": "8", f"junk_units-{ms}": "8", f"junk_units-{cs}": "8"},
+        (f"lq-go-{jh}",),
+    )
+    _ribbon_hand(t, cs, [jh, cs, yh])
+    t.page.locator('.ledger-table tr[data-hand="5"][data-outcome="stop"]').wait_for()
+    # the totals read (one scroll where they are out of sight)
+    totals = t.page.locator(".ledger-table tfoot .totals")
+    if not t.in_sight(totals):
+        totals.evaluate("e => e.scrollIntoView({block: 'center'})")
+        t.scrolls += 1
+    return [_ledger_rows(t, n) for n in range(1, 6)]
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)])
+def test_r7_a_ledger_of_four_at_360_scrolls_little_more_than_at_390(browser, server, size):
+    """Trial r7, D4: through an evening of four a 360 x 640 phone scrolled twice as often as a 390 one (12 -> 23):
+    choosing who won brought the whole entry into sight from its top, who sits out and the brights shown, half
+    of a 640 px screen, and the fields and the add button fell below it. The entry comes into sight from who
+    won, on one row. This evening took 11 scrolls at 360 and 5 at 390 before; now 6 and 1."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="ko", has_touch=True, is_mobile=True
+    )
+    context.add_init_script(CSP_WATCH)
+    context.set_default_timeout(10_000)
+    t = Table(context, server, "ko")
+    try:
+        heights = _four_evening_by_thumb(t)
+        _taps(t, f"trial r7's evening of four at {width}x{height}")
+        assert t.taps <= 36 and t.scrolls <= {360: 6, 390: 1}[width], (t.taps, t.scrolls)
+        # a row of the table is the same at both widths (its 44 px button sets it): at most 2 px taller at 360
+        # but the nagari's, whose headline takes a third line
+        assert all(h <= 90 for h in heights), heights
+        # who won is one row of choices
+        tops = t.page.eval_on_selector_all(
+            ".ledger-quick .winner .segment", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(set(tops)) == 1, tops
+        assert t.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert t.errors == [] and t.csp_violations() == []
+    finally:
+        context.close()

@@ -386,6 +386,8 @@ PAGE: dict[str, Any] = {
     "check_file": N_("Open a file"),
     "check_btn": P_("the button", "Check"),
     "load_live": N_("Take the live game's log"),
+    # one tap to an example log to check (trial r7 D3)
+    "check_example": N_("Try an example"),
     "verdict_ok": N_("The log is legal"),
     "verdict_finished": N_("The hand is over"),
     "verdict_progress": N_("In progress: {p} is next"),

@@ -602,8 +602,9 @@ function quickEntry() {
         q.added = null;
         q.needWinner = false;
         changed();
-        // the person asked for the entry: it comes into sight under the header
-        document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
+        // the person asked for the entry: it comes into sight under the header, from the choice just made
+        // (who sits out was seen before it: on a 640 px phone it took half the screen, trial r7 D4)
+        document.querySelector(".ledger-quick .winner")?.scrollIntoView({ block: "start" });
       } }),
       " ", label))));
   return h("section", { class: "panel quick ledger-quick", "data-open": q.open ? "" : null },
