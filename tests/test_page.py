@@ -3669,3 +3669,72 @@ def test_r7_a_ledger_of_four_at_360_scrolls_little_more_than_at_390(browser, ser
         assert t.errors == [] and t.csp_violations() == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("table", ["ko", "en"], indirect=True)
+def test_r7_the_last_live_entry_is_read_whole_at_360(table):
+    """Trial r7, D8: at 360 px the line of what was just entered was cut with "…" after a shake ("방금 을: 흔들기
+    국화 띠, 국화 피, 국화 …"). The line takes two lines of a fixed height on a narrow phone and says a shake by
+    its month; the history below keeps its cards."""
+    t = table
+    a, b = t.names[:2]
+    layout = ["jan-bright", "may-junk-1", "feb-junk-2", "mar-junk-2", "sep-ribbon", "jul-animal", "sep-junk-2"]
+    moves = [
+        {"player": a, "play": "feb-ribbon", "draw": "feb-junk-1"},
+        {"player": b, "play": "oct-ribbon", "draw": "nov-bright"},
+        {"player": a, "play": "jul-ribbon", "draw": "feb-animal"},
+        {"player": b, "shake": ["jun-animal", "jun-ribbon", "jun-junk-1"], "play": "jun-animal"},
+    ]
+    _start_live(t, [*layout, "may-junk-2"])
+    heights = []
+    for i, move in enumerate(moves):
+        _enter(t, {**move, "draw": "jan-ribbon"} if i == 3 else move)
+        _wait_moves(t, i + 1)
+        heights.append(t.page.locator(".just").evaluate("e => e.getBoundingClientRect().height"))
+    just = t.page.locator(".just")
+    t.page.wait_for_function("() => !document.querySelector('.just small')")  # checked by the service
+    said = just.inner_text()
+    whole = just.evaluate("e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1")
+    assert whole, said
+    assert len(set(heights)) == 1, heights  # nothing below it moves from turn to turn
+    # the shake by its month, once (not again as an event before it); the history keeps the three cards
+    assert said.count({"ko": "흔들기", "en": "shake"}[t.lang]) == 1, said
+    cards = t.page.locator(".moves > li").last.inner_text()
+    assert said.count(",") + 2 == cards.count(","), (said, cards)
+
+
+@pytest.mark.parametrize("thumb", ["ko", "en"], indirect=True)
+def test_r7_the_score_said_repeats_only_the_counts_said(thumb):
+    """Trial r7, D6: the winner's ribbons left blank, the ruling repeated "말한 점수 9점 · 광 3 · 열끗 3 · 띠 0 · 피
+    10": a "띠 0" nobody said (the answer counts a count not said as none). Only the counts said are repeated."""
+    t = thumb
+    _say_the_reviews_dispute(t)
+    t.thumb('[data-key="submit"]', goes=True)
+    said = t.page.locator(".ruling [data-declared]")
+    said.wait_for()
+    text = said.inner_text()
+    words = {"ko": ("광 3", "열끗 3", "피 10", "띠"), "en": ("Brights 3", "Animals 3", "Junk 10", "Ribbons")}[t.lang]
+    assert all(w in text for w in words[:3]) and words[3] not in text, text
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r7_a_correction_takes_its_reason_in_one_tap(thumb):
+    """Trial r7, D7: a correction's reason had to be typed (5-9 Hangul at a table). The usual ones are one tap
+    each; the field shows it (and can still be typed in), and the old version keeps it."""
+    t = thumb
+    names = _three_ribbon_hands(t)
+    t.taps = t.scrolls = t.typed = 0
+    t.thumb('[data-key="edit-2"]')
+    t.thumb('[data-key="edit-why-0"]')
+    assert t.page.locator('[data-key="edit-reason"]').input_value() == "점수 잘못"
+    assert t.page.locator('[data-key="edit-why-0"]').get_attribute("aria-pressed") == "true"
+    t.thumb('[data-key="edit-fix"]', goes=True)
+    assert (t.taps, t.typed) == (3, 0)
+    t.thumb_type('[data-key="q-points-1"]', "4")
+    t.thumb_type('[data-key="q-ribbons-1"]', "8")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    t.idle()
+    old = t.page.locator(".ledger-table tr[data-superseded]")
+    assert old.count() == 1 and "점수 잘못" in old.inner_text() and names[1] in old.inner_text()
+    _taps(t, "a correction with a reason in one tap")

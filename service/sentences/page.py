@@ -433,6 +433,8 @@ PAGE: dict[str, Any] = {
     "old_version": N_("{hand} before the correction:"),
     "removed_hand": N_("Removed:"),
     "edit_reason": N_("{hand}: why correct or remove it?"),
+    # a correction's reason in one tap, besides typing one (trial r7 D7)
+    "edit_reasons": [N_("Points wrong"), N_("Counts wrong"), N_("Wrong winner"), N_("Go or shake wrong")],
     "edit_remove": N_("Remove this hand"),
     "edit_fix": N_("Correct it"),
     "ledger_people": N_("Who is playing?"),

@@ -363,6 +363,16 @@ function editPanel() {
   return h("div", { class: "panel edit", "data-edit": e.n },
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { hand: handName(handLabel(e.n - 1)) })),
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
+    // the usual reasons in one tap (typing 5-9 Hangul at a table: trial r7 D7); said in the field, which can
+    // still be changed (drawn in place: nothing above the buttons moves)
+    h("div", { class: "chips-row reasons" }, t("edit_reasons").map((why, k) => h("button", { type: "button", class: "chip-toggle", "data-key": "edit-why-" + k,
+      "aria-pressed": String(e.reason === why), onclick: (ev) => {
+        e.reason = why;
+        store();
+        const field = document.querySelector('[data-key="edit-reason"]');
+        if (field) field.value = why;
+        for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+      } }, why))),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
         // the hands after it were seated from it (their dealer, who sat out): said before it goes (trial r5 D4)

@@ -195,15 +195,21 @@ export function formulaText(settlement, p, go = null) {
 
 // The winner's score when it was said as counts: the points said, and the counts they came with (the service
 // lists only what the counts alone imply, which reads as a wrong sum under the points said).
-function declaredScore(settlement) {
+// `said`: the winner's declared counts as sent, where the caller has them: only the counts said are repeated
+// (the answer counts a count nobody said as 0: "띠 0" was never said, trial r7 D6).
+function declaredScore(settlement, said = null) {
   const c = settlement.score.counts || {};
+  const kinds = ["brights", "animals", "ribbons", "junk_units"];
+  const counts = said
+    ? kinds.filter((k) => said[k] !== undefined && said[k] !== null).map((k) => `${t("q." + k)} ${number(c[k] ?? said[k])}`).join(" · ")
+    : t("counts", { b: c.brights ?? 0, a: c.animals ?? 0, r: c.ribbons ?? 0, j: c.junk_units ?? 0 });
   return h("p", { class: "declared-score", "data-declared": "" },
-    t("declared_score", { s: number(settlement.score.total) }), " · ",
-    t("counts", { b: c.brights ?? 0, a: c.animals ?? 0, r: c.ribbons ?? 0, j: c.junk_units ?? 0 }));
+    t("declared_score", { s: number(settlement.score.total) }), counts ? [" · ", counts] : null);
 }
 
 // `counted`: card ids that stand for junk entered as a count. `stale`: the entry changed since this ruling.
-export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false, go = null } = {}) {
+// `said`: the winner's declared counts as sent (only those are repeated under the score said).
+export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false, go = null, said = null } = {}) {
   const items = settlement.score ? settlement.score.items : [];
   const byCounts = items.length > 0 && items.every((i) => !(i.cards || []).length);
   return h("section", { class: stale ? "ruling stale" : "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
@@ -213,7 +219,7 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
     extra,
     // who pays whom first: that is what the table asked
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
-    byCounts ? declaredScore(settlement) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
+    byCounts ? declaredScore(settlement, said) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
       h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", comboCards(i, counted)))) : null,
     restsOnCounts(settlement) ? h("p", { class: "declared-note", "data-declared-note": "" }, t("declared_note")) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },

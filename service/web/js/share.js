@@ -163,7 +163,7 @@ export function sharedView() {
   if (!a) return h("section", { class: "shared" }, title, h("p", { class: "loading" }, t("loading")));
   if (opened.kind === "settle") {
     const winner = (opened.body.players || []).find((p) => p.id === a.winner);
-    return h("section", { class: "shared", "data-shared": "settle" }, title, rulingView(a, (x) => x, null, { go: winner ? winner.go_count || 0 : null }),
+    return h("section", { class: "shared", "data-shared": "settle" }, title, rulingView(a, (x) => x, null, { go: winner ? winner.go_count || 0 : null, said: winner?.declared || null }),
       shareBar("settle", () => opened.body, () => rulingLines(a, winner ? winner.go_count || 0 : null)));
   }
   if (opened.kind === "evening") {
