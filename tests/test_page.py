@@ -3384,7 +3384,9 @@ def test_r5_ledger_rows_of_four_at_360_say_the_go_and_who_sat_out(thumb):
     said = one.locator("td.what").inner_text()
     # the go, as the answer counts it; the score once, no "(기본 N점)"; the dealer won: his name once
     assert "철수 4점 1고 → 5점" in said and "기본" not in said and "승리" not in said, said
-    assert one.inner_text().count("철수") == 1 and "선" in said
+    assert one.inner_text().count("철수") == 1 and "선" not in said
+    # the dealer is said on the line under it, first, whoever won (trial r7 D9)
+    assert _details(one).locator(".dealer-mark").first.inner_text() == "선 철수"
     # the details (the pibak, the sale) under the row, across the table
     details = t.page.locator('.ledger-table tr[data-details="1"]')
     assert "피박 ×2" in details.inner_text() and details.locator(".sale").get_attribute("data-sale") == names[jh]
@@ -3397,7 +3399,8 @@ def test_r5_ledger_rows_of_four_at_360_say_the_go_and_who_sat_out(thumb):
     # hand 1 at 360 px, measured with its details in the ruling column: 164 px (the trial's 13 lines, with the
     # old headline, were more); now its row is at most a third of that, and with the line under it under half
     assert one.evaluate("e => e.getBoundingClientRect().height") <= 164 / 3, one.bounding_box()
-    assert _ledger_rows(t, 1) <= 164 / 2, _ledger_rows(t, 1)
+    # (88 px since the dealer is said on the line under every row, first: trial r7 D9; 71 px before)
+    assert _ledger_rows(t, 1) <= 90, _ledger_rows(t, 1)
     # the seller's cell: his sale; hand 2's sitter (no sale) reads the sitter's word, not 0원
     assert one.locator(f'[data-player="{names[jh]}"]').inner_text() == "+400원"
     two = t.page.locator('.ledger-table tr[data-hand="2"]')
@@ -3738,3 +3741,37 @@ def test_r7_a_correction_takes_its_reason_in_one_tap(thumb):
     old = t.page.locator(".ledger-table tr[data-superseded]")
     assert old.count() == 1 and "점수 잘못" in old.inner_text() and names[1] in old.inner_text()
     _taps(t, "a correction with a reason in one tap")
+
+
+@pytest.mark.parametrize("width", [360])
+def test_r7_the_dealer_is_said_in_one_place_in_every_row(browser, server, width):
+    """Trial r7, D9: in the shared ledger a row the dealer won read "선 민수 4점 1고 → 5점" (선 before the headline)
+    while the others said "선 철수" on the line under them. Every row says its dealer in one place, first on the
+    line under it, separated from what follows."""
+    names = FOUR["ko"]
+    cs, yh, ms, jh = range(4)
+    body = {
+        "rules": {"preset": "korean-3p", "gwang_palgi": True},
+        "people": names,
+        "first_dealer": names[cs],
+        "stake": 100,
+        "hands": [_four_hand(cs, [cs, yh, ms], jh, names), _four_hand(yh, [cs, yh, ms], jh, names)],
+    }
+    body["hands"][0]["settle"]["players"][0]["shakes"] = 1  # the dealer won with a shake: a line under it
+    other = browser.new_context(viewport={"width": width, "height": 640}, locale="ko", has_touch=True, is_mobile=True)
+    try:
+        page = other.new_page()
+        page.goto(f"{server}/#/evening/{_b64(body)}")
+        page.wait_for_selector("body[data-ready]")
+        page.locator('[data-shared="evening"] tr[data-hand="2"]').wait_for()
+        for n in (1, 2):
+            row = page.locator(f'[data-shared="evening"] tr[data-hand="{n}"]')
+            assert "선" not in row.locator("td.what").inner_text(), n
+            mark = _details(row).locator("td > :first-child")
+            assert mark.get_attribute("class") == "dealer-mark" and mark.inner_text() == f"선 {names[cs]}", n
+        # "선 철수 · 흔들기 ×2": the mark is set off from what follows it (it read "선 철수 민수: 광박 ×2")
+        mark = _details(page.locator('[data-shared="evening"] tr[data-hand="1"]')).locator(".dealer-mark")
+        assert mark.evaluate("e => getComputedStyle(e, '::after').content") == '" ·"'
+        assert "흔들기 ×2" in _details(page.locator('[data-shared="evening"] tr[data-hand="1"]')).inner_text()
+    finally:
+        other.close()

@@ -310,19 +310,19 @@ export function rulingRows(hand, before, people, sitters, { attrs = {}, number: 
   const s = hand.settlement;
   const why = multipliersText(s);
   const dealer = hand.dealer;
-  // the dealer who won is named once: "선" before his headline; another dealer is said under the row
-  const dealerWon = dealer && s.winner === dealer;
-  const mark = (text) => h("span", { class: "dealer-mark", title: t("dealer_of", { p: dealer }) }, text);
+  // the dealer is said in one place in every row, first on the line under it ("선 민수"), whoever won (trial r7
+  // D9: "선 민수 4점" before the headline when he won read unlike the other rows)
+  const mark = (text) => h("span", { class: "dealer-mark", "data-dealer": dealer, title: t("dealer_of", { p: dealer }) }, text);
   const sale = s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null;
   const spared = sparedText(s).map((x) => h("small", { class: "spared", "data-spared": "" }, x));
-  const more = [dealer && !dealerWon ? mark(t("dealer_short", { p: dealer })) : null, why ? h("small", { class: "multipliers" }, why) : null, ...spared, sale, reason].filter(Boolean);
+  const more = [dealer ? mark(t("dealer_short", { p: dealer })) : null, why ? h("small", { class: "multipliers" }, why) : null, ...spared, sale, reason].filter(Boolean);
   const cell = (p) => {
     const moved = (hand.totals[p] ?? 0) - (before[p] ?? 0);
     const out = sitters.includes(p) && !moved;
     return h("td", { class: out ? "num sat-out" : "num", "data-player": p, "data-sat-out": out ? "" : null }, out ? t("sat_out_cell") : signed(moved));
   };
   const row = h("tr", { ...attrs, "data-outcome": s.outcome, class: [attrs.class, more.length ? "has-details" : null].filter(Boolean).join(" ") || null }, numberCell,
-    h("td", { class: "what" }, note, dealerWon ? [mark(t("dealer_word")), " "] : null, headline(s, (x) => x)),
+    h("td", { class: "what" }, note, headline(s, (x) => x)),
     people.map(cell));
   if (!more.length) return [row];
   return [row, h("tr", { class: "details" + (attrs.class ? " " + attrs.class : ""), "data-details": details },
