@@ -3547,6 +3547,12 @@ def test_r7_a_shared_ledger_shows_the_corrections(thumb, browser):
         t.thumb('[data-key="edit-remove"]', goes=True)
     t.page.locator(".ledger-table tfoot .totals:not(.pending)").wait_for()
     totals = _totals(t, names)
+    # the text for a group chat says the correction too, on the hand's line
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=t.base)
+    t.thumb('[data-key="share-text-evening"]')
+    t.page.locator(".share-said").filter(has_text="복사").wait_for()
+    text = t.page.evaluate("navigator.clipboard.readText()")
+    assert any(line.startswith("2. ") and "점수 잘못" in line for line in text.split("\n")), text
     t.thumb('[data-key="share-evening"]')
     link = t.page.locator('[data-key="share-link-evening"]').input_value()
     body = json.loads(base64.urlsafe_b64decode(link.split("/")[-1] + "=" * (-len(link.split("/")[-1]) % 4)))

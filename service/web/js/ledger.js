@@ -759,7 +759,12 @@ export function view() {
 export function ledgerShareText(a) {
   const lines = [`${t("ledger")} · ${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`];
   if (!a) return [...lines, t("ledger_pending_short")];
-  a.hands.forEach((hand, i) => lines.push(`${i + 1}. ${headline(hand.settlement, (x) => x)}`));
+  // a corrected hand says so, with its reason, as the link's rows do (trial r7 D2)
+  const list = active();
+  a.hands.forEach((hand, i) => {
+    const why = list[i] ? fixedReason(list[i]) : "";
+    lines.push(`${i + 1}. ${headline(hand.settlement, (x) => x)}${why ? ` · ${t("fixed_because", { why })}` : ""}`);
+  });
   const totals = a.hands.length ? a.hands[a.hands.length - 1].totals : {};
   lines.push(`${t("totals")}: ${ledger.people.map((p) => `${p} ${signed(totals[p] ?? 0)}`).join(" · ")}`);
   for (const x of a.transfers) lines.push(t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }));
