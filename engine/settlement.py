@@ -693,7 +693,8 @@ def _pibak(s: _Sides) -> Check:
     if not s.wscore.points(Combination.JUNK):
         return Check("pibak", False, 1, "winner-no-junk-points", {**facts, "winner_junk_units": s.wscore.junk_units})
     if units == 0 and s.rules.pibak_zero_exempt:
-        return Check("pibak", False, 1, "zero-exempt", facts)
+        # the house rule that spared him, named for a page that says why there is no x2 (trial r7 D1)
+        return Check("pibak", False, 1, "zero-exempt", {**facts, "spared_by": "pibak_zero_exempt"})
     if units > limit:
         return Check("pibak", False, 1, "enough-junk", facts)
     if s.rules.sep_animal_protects and s.lscore.sep_animal_as == "animal" and units + 2 > limit:

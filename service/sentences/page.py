@@ -386,6 +386,8 @@ PAGE: dict[str, Any] = {
     "check_file": N_("Open a file"),
     "check_btn": P_("the button", "Check"),
     "load_live": N_("Take the live game's log"),
+    # one tap to an example log to check (trial r7 D3)
+    "check_example": N_("Try an example"),
     "verdict_ok": N_("The log is legal"),
     "verdict_finished": N_("The hand is over"),
     "verdict_progress": N_("In progress: {p} is next"),
@@ -431,6 +433,8 @@ PAGE: dict[str, Any] = {
     "old_version": N_("{hand} before the correction:"),
     "removed_hand": N_("Removed:"),
     "edit_reason": N_("{hand}: why correct or remove it?"),
+    # a correction's reason in one tap, besides typing one (trial r7 D7)
+    "edit_reasons": [N_("Points wrong"), N_("Counts wrong"), N_("Wrong winner"), N_("Go or shake wrong")],
     "edit_remove": N_("Remove this hand"),
     "edit_fix": N_("Correct it"),
     "ledger_people": N_("Who is playing?"),

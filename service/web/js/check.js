@@ -175,6 +175,22 @@ function checkLines(a) {
   return a.settlement ? [head, ...rulingLines(a.settlement).slice(1)] : [head];
 }
 
+// The README's example log (a live game's first four turns, with a ppuk, its taking back and a steal), with
+// the page's own first two names: one tap to see what a check says (trial r7 D3: an empty box, nothing to try).
+function exampleLog() {
+  const [a, b] = t("default_names");
+  return {
+    rules: "korean-2p", players: [a, b],
+    deal: { layout: ["jan-bright", "feb-junk-1", "mar-ribbon", "apr-junk-1", "may-animal", "jun-junk-1", "aug-junk-2", "oct-ribbon"] },
+    moves: [
+      { player: a, play: "jan-junk-1", draw: "dec-double" },
+      { player: b, play: "mar-bright", draw: "mar-junk-1" },
+      { player: a, play: "feb-animal", draw: "oct-junk-1" },
+      { player: b, play: "dec-bright", draw: "mar-junk-2" },
+    ],
+  };
+}
+
 export function view() {
   const openFile = async (event) => {
     const file = event.target.files[0];
@@ -202,6 +218,14 @@ export function view() {
           setLog(offers.live.logOf());
         }
         app.rerender();
-      } }, t("load_live"))),
+      } }, t("load_live")),
+      h("button", { type: "button", "data-key": "check-example", onclick: () => {
+        const text = JSON.stringify(exampleLog(), null, 1);
+        if (state.text.trim() && state.text !== text && !window.confirm(t("confirm_replace_log"))) return;
+        state = { text, result: null };
+        store();
+        app.rerender();
+        run();
+      } }, t("check_example"))),
     verdict());
 }

@@ -18,7 +18,7 @@ import { askBlanks, askEmpty, blanks, countsRow, declared, entered, freshCounts,
 import { offers } from "./shared.js";
 import { load, save } from "./store.js";
 import { t, number, handName } from "./words.js";
-import { carrySaid, headline, problemView, rulingRows } from "./ruling.js";
+import { carrySaid, enteredSaid, headline, problemView, rulingRows, struckRow } from "./ruling.js";
 import { shareBar } from "./share.js";
 
 let ledger = null;
@@ -190,14 +190,34 @@ function refusedAt() {
 
 // What a hand not ruled yet says: what was entered (who won, with what), so an offline row is readable.
 function enteredText(entry) {
-  if (entry.replay) return t("entered_log");
-  const s = entry.settle;
-  if (s.winner === null || s.winner === undefined) return t("nagari_result");
-  const w = s.players.find((p) => p.id === s.winner);
-  const pts = w && w.declared ? t("points", { n: w.declared.points }) : "";
-  return t("entered_win", { p: s.winner, s: pts });
+  return enteredSaid(saidOf(entry));
 }
 
+// What was entered for a hand in short: who won and the points said (null: a nagari), or a log.
+function saidOf(entry) {
+  if (entry.replay) return { log: true };
+  const s = entry.settle;
+  const w = s.players.find((p) => p.id === s.winner);
+  return { winner: s.winner ?? null, ...(w?.declared?.points !== undefined ? { points: w.declared.points } : {}) };
+}
+
+// The share link's body: the evening the service rules, and beside it the page's own `notes` (trial r7 D2:
+// the friend sent the link saw no correction): each hand taken out or replaced by a correction, in short,
+// before the hand it stood before (`at`: the counted hands before it), and each corrected hand's reason.
+// The service is sent the evening alone (docs/page-links.md).
+export function shareBody() {
+  const body = eveningBody();
+  const struck = [];
+  const fixed = [];
+  ledger.hands.forEach((entry, i) => {
+    if (entry.removed && !entry.removed.fixing) {
+      struck.push({ at: handLabel(i) - 1, ...saidOf(entry), ...(entry.removed.superseded ? { old: true } : {}), ...(entry.removed.reason ? { reason: entry.removed.reason } : {}) });
+    } else if (fixedReason(entry)) {
+      fixed.push({ hand: handLabel(i), reason: fixedReason(entry) });
+    }
+  });
+  return struck.length || fixed.length ? { ...body, notes: { struck, fixed } } : body;
+}
 
 // Who dealt hand i (its index in the list): the service's word where it has answered for that hand, else
 // the dealer kept with the entry, else as nextDealer reckons while the service cannot be asked.
@@ -255,11 +275,7 @@ function table() {
         app.rerender();
       } }, out ? "–" : String(label), h("span", { class: "sr" }, " ", t("edit_hand", { hand: handName(label) }))));
       if (out) {
-        const old = !!entry.removed.superseded;
-        return h("tr", { "data-hand": i + 1, "data-removed": "", "data-superseded": old ? "" : null, class: "removed" }, number_,
-          h("td", { colspan: people.length + 1 }, h("small", { class: "gone" }, old ? t("old_version", { hand: handName(label) }) : t("removed_hand")), " ",
-            h("s", {}, enteredText(entry)), " ",
-            entry.removed.reason ? h("small", { class: "reason" }, t(old ? "fixed_because" : "removed_because", { why: entry.removed.reason })) : null));
+        return struckRow({ attrs: { "data-hand": i + 1 }, number: number_, label: handName(label), said: enteredText(entry), reason: entry.removed.reason, old: !!entry.removed.superseded, people });
       }
       const fixing = !!entry.removed?.fixing;
       k++;
@@ -347,6 +363,16 @@ function editPanel() {
   return h("div", { class: "panel edit", "data-edit": e.n },
     h("label", { class: "field" }, h("span", { class: "field-label" }, t("edit_reason", { hand: handName(handLabel(e.n - 1)) })),
       h("input", { type: "text", maxlength: 80, autocomplete: "off", "data-key": "edit-reason", value: e.reason, oninput: (ev) => { e.reason = ev.target.value; store(); } })),
+    // the usual reasons in one tap (typing 5-9 Hangul at a table: trial r7 D7); said in the field, which can
+    // still be changed (drawn in place: nothing above the buttons moves)
+    h("div", { class: "chips-row reasons" }, t("edit_reasons").map((why, k) => h("button", { type: "button", class: "chip-toggle", "data-key": "edit-why-" + k,
+      "aria-pressed": String(e.reason === why), onclick: (ev) => {
+        e.reason = why;
+        store();
+        const field = document.querySelector('[data-key="edit-reason"]');
+        if (field) field.value = why;
+        for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+      } }, why))),
     h("div", { class: "actions" },
       h("button", { type: "button", "data-key": "edit-remove", onclick: () => {
         // the hands after it were seated from it (their dealer, who sat out): said before it goes (trial r5 D4)
@@ -586,8 +612,9 @@ function quickEntry() {
         q.added = null;
         q.needWinner = false;
         changed();
-        // the person asked for the entry: it comes into sight under the header
-        document.querySelector(".ledger-quick")?.scrollIntoView({ block: "start" });
+        // the person asked for the entry: it comes into sight under the header, from the choice just made
+        // (who sits out was seen before it: on a 640 px phone it took half the screen, trial r7 D4)
+        document.querySelector(".ledger-quick .winner")?.scrollIntoView({ block: "start" });
       } }),
       " ", label))));
   return h("section", { class: "panel quick ledger-quick", "data-open": q.open ? "" : null },
@@ -716,7 +743,7 @@ export function view() {
       if (said) said.textContent = "\u00a0";
     } },
       h("button", { type: "button", "data-key": "ledger-settle", onclick: () => offers.settle.startFromLedger(ledgerContext()) }, t("ledger_settle")),
-      active().length ? shareBar("evening", eveningBody, () => ledgerShareText(a)) : null,
+      active().length ? shareBar("evening", shareBody, () => ledgerShareText(a)) : null,
       h("button", { type: "button", "data-key": "ledger-new", onclick: () => {
         if (ledger.hands.length && !window.confirm(t("confirm_new_ledger"))) return;
         const setup = { ...ledger.setup, need: false };
@@ -732,7 +759,12 @@ export function view() {
 export function ledgerShareText(a) {
   const lines = [`${t("ledger")} · ${t("preset." + ledger.preset)} · ${t("stake_short", { n: number(ledger.stake) })}`];
   if (!a) return [...lines, t("ledger_pending_short")];
-  a.hands.forEach((hand, i) => lines.push(`${i + 1}. ${headline(hand.settlement, (x) => x)}`));
+  // a corrected hand says so, with its reason, as the link's rows do (trial r7 D2)
+  const list = active();
+  a.hands.forEach((hand, i) => {
+    const why = list[i] ? fixedReason(list[i]) : "";
+    lines.push(`${i + 1}. ${headline(hand.settlement, (x) => x)}${why ? ` · ${t("fixed_because", { why })}` : ""}`);
+  });
   const totals = a.hands.length ? a.hands[a.hands.length - 1].totals : {};
   lines.push(`${t("totals")}: ${ledger.people.map((p) => `${p} ${signed(totals[p] ?? 0)}`).join(" · ")}`);
   for (const x of a.transfers) lines.push(t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) }));

@@ -777,10 +777,11 @@ function justHappened() {
   const last = state.moves.length - 1;
   if (last < 0) return h("p", { class: "just" });
   const unchecked = last >= checked();
-  const events = unchecked ? [] : state.answer.events.filter((e) => e.move_index === last && e.type !== "declare");
+  // an event the move says itself (its bonus card, shake, bomb) is not said twice (trial r7 D8: the line was cut)
+  const events = unchecked ? [] : state.answer.events.filter((e) => e.move_index === last && e.type !== "declare" && !state.moves[last][e.type]);
   return h("p", { class: "just", role: "status", "data-move-index": last },
     events.map((e) => [h("b", { "data-type": e.type }, t("event." + e.type)), " · "]),
-    t("just_now"), " ", describeMove(state.moves[last]),
+    t("just_now"), " ", describeMove(state.moves[last], { short: true }),
     unchecked ? h("small", {}, ` (${t("pending")})`) : null);
 }
 

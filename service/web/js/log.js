@@ -1,11 +1,14 @@
 // A move log in words, and the events of a replay: shared by the live game and the log check.
 
 import { h } from "./dom.js";
-import { cardName, cardNames, chips } from "./cards.js";
+import { CARD, cardName, cardNames, chips, monthOf } from "./cards.js";
 import { t } from "./words.js";
 
-export function describeMove(move) {
+// `short`: a shake or a bomb said by its month (the cards are of one month), for a line that must fit a 360 px
+// phone (trial r7 D8: "흔들기 국화 띠, 국화 피, 국화 …" was cut); the history keeps the cards.
+export function describeMove(move, { short = false } = {}) {
   const parts = [];
+  const month = (ids) => (short && ids.length && ids.every((id) => CARD[id]) && new Set(ids.map(monthOf)).size === 1 ? t("months")[monthOf(ids[0])] : cardNames(ids));
   const d = (key, params) => parts.push(t("describe." + key, params));
   if (move.call) d("call", { call: t("event." + move.call) });
   // the particle is part of the word (국진을 열끗으로, 쌍피로): not a noun put into a "{as}로" frame
@@ -14,8 +17,8 @@ export function describeMove(move) {
   if (move.chongtong_choice) d(move.chongtong_choice === "win" ? "chongtong_win" : "chongtong_play_on");
   if (move.shodang) d("shodang_" + move.shodang);
   if (move.bonus) d("bonus", { card: cardName(move.bonus) });
-  if (move.shake) d("shake", { cards: cardNames(move.shake) });
-  if (move.bomb) d("bomb", { cards: cardNames(move.bomb) });
+  if (move.shake) d("shake", { cards: month(move.shake) });
+  if (move.bomb) d("bomb", { cards: month(move.bomb) });
   if (move.flip) d("flip");
   if (move.play) d("play", { card: cardName(move.play) });
   if (move.capture) d("capture", { card: cardName(move.capture) });

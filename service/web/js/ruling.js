@@ -195,15 +195,21 @@ export function formulaText(settlement, p, go = null) {
 
 // The winner's score when it was said as counts: the points said, and the counts they came with (the service
 // lists only what the counts alone imply, which reads as a wrong sum under the points said).
-function declaredScore(settlement) {
+// `said`: the winner's declared counts as sent, where the caller has them: only the counts said are repeated
+// (the answer counts a count nobody said as 0: "띠 0" was never said, trial r7 D6).
+function declaredScore(settlement, said = null) {
   const c = settlement.score.counts || {};
+  const kinds = ["brights", "animals", "ribbons", "junk_units"];
+  const counts = said
+    ? kinds.filter((k) => said[k] !== undefined && said[k] !== null).map((k) => `${t("q." + k)} ${number(c[k] ?? said[k])}`).join(" · ")
+    : t("counts", { b: c.brights ?? 0, a: c.animals ?? 0, r: c.ribbons ?? 0, j: c.junk_units ?? 0 });
   return h("p", { class: "declared-score", "data-declared": "" },
-    t("declared_score", { s: number(settlement.score.total) }), " · ",
-    t("counts", { b: c.brights ?? 0, a: c.animals ?? 0, r: c.ribbons ?? 0, j: c.junk_units ?? 0 }));
+    t("declared_score", { s: number(settlement.score.total) }), counts ? [" · ", counts] : null);
 }
 
 // `counted`: card ids that stand for junk entered as a count. `stale`: the entry changed since this ruling.
-export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false, go = null } = {}) {
+// `said`: the winner's declared counts as sent (only those are repeated under the score said).
+export function rulingView(settlement, names = (x) => x, extra = null, { counted = new Set(), stale = false, go = null, said = null } = {}) {
   const items = settlement.score ? settlement.score.items : [];
   const byCounts = items.length > 0 && items.every((i) => !(i.cards || []).length);
   return h("section", { class: stale ? "ruling stale" : "ruling", "aria-labelledby": "ruling-title", "data-outcome": settlement.outcome },
@@ -213,7 +219,7 @@ export function rulingView(settlement, names = (x) => x, extra = null, { counted
     extra,
     // who pays whom first: that is what the table asked
     settlement.payments.length && settlement.winner ? picture(settlement, names) : null,
-    byCounts ? declaredScore(settlement) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
+    byCounts ? declaredScore(settlement, said) : items.length ? h("ul", { class: "items" }, items.map((i) => h("li", { "data-combination": i.combination },
       h("b", {}, t("combination." + i.combination)), " ", t("points", { n: i.points }), " ", comboCards(i, counted)))) : null,
     restsOnCounts(settlement) ? h("p", { class: "declared-note", "data-declared-note": "" }, t("declared_note")) : null,
     settlement.payments.map((p) => h("section", { class: "payment", "data-from": p.from, "data-to": p.to, "data-points": p.points, "data-amount": p.amount },
@@ -249,15 +255,43 @@ export function problemView(error, { fieldsOnly = false } = {}) {
 }
 
 // The rules that multiplied each loser's payment (피박 ×2, 나가리 배수 ×2 ...): why a row is more than its
-// score, loser by loser (one loser's gwangbak is not the other's).
+// score. What multiplied every loser's payment alike (the winner's shake, his go, the carry) is said once,
+// first and with no name; what differs is said loser by loser (one loser's gwangbak is not the other's):
+// "흔들기 ×2; 철수: 피박 ×2", never the winner's shake under each loser's name (trial r7 D5).
 export function multipliersText(settlement) {
   // a payment of nothing says the rule that waived it (the empty-loser rule, a share another covers)
   const rows = settlement.payments.map((p) => [p.from, (p.checks || p.factors || [])
     .filter((c) => (c.applied ?? true) && (c.factor > 1 || (!p.points && c.factor === 0)))
     // a share another covers says who (고박: 철수가 대신 냄), not only that this one pays nothing
-    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`)).join(" · ")]);
-  if (new Set(rows.map(([, text]) => text)).size <= 1) return rows.length ? rows[0][1] : "";
-  return rows.filter(([, text]) => text).map(([who, text]) => `${who}: ${text}`).join("; ");
+    .map((c) => (c.factor === 0 ? `${t("rule." + c.rule)}: ${c.facts?.payer ? t("paid_by", { p: c.facts.payer }) : t("pays_nothing")}` : `${t("rule." + c.rule)} ×${c.factor}`))]);
+  if (!rows.length) return "";
+  const alike = rows.length > 1 ? rows[0][1].filter((x) => rows.every(([, said]) => said.includes(x))) : rows[0][1];
+  const own = rows.map(([who, said]) => [who, said.filter((x) => !alike.includes(x))]).filter(([, said]) => said.length);
+  return [alike.join(" · "), ...own.map(([who, said]) => `${who}: ${said.join(" · ")}`)].filter(Boolean).join("; ");
+}
+
+// Why a loser escaped a multiplier the table may expect: the check the rule set's house rule spared him of
+// (the answer names the knob, `facts.spared_by`: a loser with no junk is not pibak), in the service's words
+// (trial r7 D1: "지훈: 피 0" paid no ×2 without a word).
+export function sparedText(settlement) {
+  return settlement.payments.flatMap((p) => (p.checks || []).filter((c) => !c.applied && c.facts?.spared_by).map((c) => plainReason(c)));
+}
+
+// What was entered for a hand, as its struck row says it: who won with how many points, a nagari, a log.
+// `said`: {winner, points} (null winner: a nagari) or {log: true}.
+export function enteredSaid(said) {
+  if (said.log) return t("entered_log");
+  if (said.winner === null || said.winner === undefined) return t("nagari_result");
+  return t("entered_win", { p: said.winner, s: said.points === null || said.points === undefined ? "" : t("points", { n: said.points }) });
+}
+
+// The row of a hand taken out, or of a corrected hand's old version: no number of a live hand ("–"), what it
+// is, what was entered (struck), and the reason said. The ledger and the shared ledger draw it alike.
+export function struckRow({ attrs = {}, number: numberCell, label, said, reason, old, people }) {
+  return h("tr", { ...attrs, "data-removed": "", "data-superseded": old ? "" : null, class: "removed" }, numberCell,
+    h("td", { colspan: people.length + 1 }, h("small", { class: "gone" }, old ? t("old_version", { hand: label }) : t("removed_hand")), " ",
+      h("s", {}, said), " ",
+      reason ? h("small", { class: "reason" }, t(old ? "fixed_because" : "removed_because", { why: reason })) : null));
 }
 
 // A sale's line in a ledger row (who sold, for how much, paid by whom).
@@ -276,18 +310,19 @@ export function rulingRows(hand, before, people, sitters, { attrs = {}, number: 
   const s = hand.settlement;
   const why = multipliersText(s);
   const dealer = hand.dealer;
-  // the dealer who won is named once: "선" before his headline; another dealer is said under the row
-  const dealerWon = dealer && s.winner === dealer;
-  const mark = (text) => h("span", { class: "dealer-mark", title: t("dealer_of", { p: dealer }) }, text);
+  // the dealer is said in one place in every row, first on the line under it ("선 민수"), whoever won (trial r7
+  // D9: "선 민수 4점" before the headline when he won read unlike the other rows)
+  const mark = (text) => h("span", { class: "dealer-mark", "data-dealer": dealer, title: t("dealer_of", { p: dealer }) }, text);
   const sale = s.sale && s.sale.value > 0 ? h("small", { class: "sale", "data-sale": s.sale.seller }, saleText(s.sale)) : null;
-  const more = [dealer && !dealerWon ? mark(t("dealer_short", { p: dealer })) : null, why ? h("small", { class: "multipliers" }, why) : null, sale, reason].filter(Boolean);
+  const spared = sparedText(s).map((x) => h("small", { class: "spared", "data-spared": "" }, x));
+  const more = [dealer ? mark(t("dealer_short", { p: dealer })) : null, why ? h("small", { class: "multipliers" }, why) : null, ...spared, sale, reason].filter(Boolean);
   const cell = (p) => {
     const moved = (hand.totals[p] ?? 0) - (before[p] ?? 0);
     const out = sitters.includes(p) && !moved;
     return h("td", { class: out ? "num sat-out" : "num", "data-player": p, "data-sat-out": out ? "" : null }, out ? t("sat_out_cell") : signed(moved));
   };
   const row = h("tr", { ...attrs, "data-outcome": s.outcome, class: [attrs.class, more.length ? "has-details" : null].filter(Boolean).join(" ") || null }, numberCell,
-    h("td", { class: "what" }, note, dealerWon ? [mark(t("dealer_word")), " "] : null, headline(s, (x) => x)),
+    h("td", { class: "what" }, note, headline(s, (x) => x)),
     people.map(cell));
   if (!more.length) return [row];
   return [row, h("tr", { class: "details" + (attrs.class ? " " + attrs.class : ""), "data-details": details },

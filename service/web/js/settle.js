@@ -591,11 +591,12 @@ export function view() {
         : null),
     state.error ? h("div", { class: state.stale ? "stale" : null }, problemView({ body: state.error })) : null,
     state.result
-      ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale, go: winnerGo(state.result) })
+      ? rulingView(state.result.settlement, (x) => x, ledgerActions(), { counted: new Set(state.result.counted || []), stale: state.stale, go: winnerGo(state.result), said: winnerSaid(state.result.request) })
       : null,
     state.result && !state.stale ? shareBar("settle", () => state.result.request, () => rulingLines(state.result.settlement, winnerGo(state.result))) : null);
 }
 
+const winnerSaid = (request) => (request.players.find((p) => p.id === request.winner) || {}).declared || null;
 const winnerGo = (result) => (result.request.players.find((p) => p.id === result.settlement.winner) || {}).go_count || 0;
 
 offers.settle = { startFromLedger, tableNow }; // the ledger starts a hand here (ledger.js does not import this module)

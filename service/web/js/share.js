@@ -9,8 +9,8 @@
 import { h } from "./dom.js";
 import { post, postText, Problem } from "./api.js";
 import { reach } from "./app.js";
-import { formulaText, rulingView, problemView, headline, netOf, rulingRows } from "./ruling.js";
-import { t, number, language } from "./words.js";
+import { enteredSaid, formulaText, rulingView, problemView, headline, netOf, rulingRows, struckRow } from "./ruling.js";
+import { t, number, language, handName } from "./words.js";
 
 export const KINDS = ["settle", "evening", "check"];
 
@@ -137,9 +137,12 @@ export async function openShared(route, rerender) {
   }
   opened = { ...route, body, lang: language() };
   rerender();
+  // an evening's link may carry the page's notes beside it (the corrections: trial r7 D2); the service is asked
+  // of the evening alone
+  const { notes, ...evening } = route.kind === "evening" && body && typeof body === "object" ? body : { notes: null };
   try {
     const answer = await reach(() => route.kind === "settle" ? post("/v1/settle", body)
-      : route.kind === "evening" ? post("/v1/evening", body)
+      : route.kind === "evening" ? post("/v1/evening", evening)
         : typeof body === "string" ? postText("/v1/replay", body) : post("/v1/replay", body));
     if (answer) opened.answer = answer;
   } catch (error) {
@@ -160,7 +163,7 @@ export function sharedView() {
   if (!a) return h("section", { class: "shared" }, title, h("p", { class: "loading" }, t("loading")));
   if (opened.kind === "settle") {
     const winner = (opened.body.players || []).find((p) => p.id === a.winner);
-    return h("section", { class: "shared", "data-shared": "settle" }, title, rulingView(a, (x) => x, null, { go: winner ? winner.go_count || 0 : null }),
+    return h("section", { class: "shared", "data-shared": "settle" }, title, rulingView(a, (x) => x, null, { go: winner ? winner.go_count || 0 : null, said: winner?.declared || null }),
       shareBar("settle", () => opened.body, () => rulingLines(a, winner ? winner.go_count || 0 : null)));
   }
   if (opened.kind === "evening") {
@@ -168,18 +171,28 @@ export function sharedView() {
     const last = a.hands.length ? a.hands[a.hands.length - 1].totals : {};
     let before = Object.fromEntries(people.map((p) => [p, 0]));
     const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + t("money", { n: number(Math.abs(v)) });
+    const notes = opened.body.notes && typeof opened.body.notes === "object" ? opened.body.notes : {};
+    const list = (x) => (Array.isArray(x) ? x.filter((n) => n && typeof n === "object") : []);
+    const fixed = list(notes.fixed);
+    const struckAt = (k) => list(notes.struck).filter((n) => n.at === k).map((n) => struckRow({
+      number: h("th", { scope: "row" }, "–"), label: handName(k + 1), people, old: !!n.old,
+      said: enteredSaid({ log: !!n.log, winner: typeof n.winner === "string" ? n.winner : null, points: Number.isInteger(n.points) ? n.points : null }),
+      reason: typeof n.reason === "string" ? n.reason : "" }));
     return h("section", { class: "shared", "data-shared": "evening" }, title,
       h("div", { class: people.length > 3 ? "table-wrap many" : "table-wrap" }, h("table", { class: people.length > 3 ? "ledger-table many" : "ledger-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("ruling")), people.map((p) => h("th", { scope: "col", class: "num" }, p)))),
-        h("tbody", {}, a.hands.map((hand, i) => {
-          // the rows as the first phone draws them: the headline by the amounts, the details under them
+        h("tbody", {}, [...a.hands.map((hand, i) => {
+          // the rows as the first phone draws them: the headline by the amounts, the details under them; a hand
+          // taken out or a corrected hand's old version struck before the hand it stood before, with its reason
           const entry = (opened.body.hands || [])[i];
           const players = entry && entry.settle ? entry.settle.players : null;
           const sitters = players ? people.filter((p) => !players.some((x) => x.id === p)) : [];
-          const rows = rulingRows(hand, before, people, sitters, { number: h("th", { scope: "row" }, String(i + 1)), attrs: { "data-hand": i + 1 }, details: i + 1 });
+          const why = fixed.find((f) => f.hand === i + 1)?.reason;
+          const rows = rulingRows(hand, before, people, sitters, { number: h("th", { scope: "row" }, String(i + 1)), attrs: { "data-hand": i + 1, class: why ? "fixed" : null },
+            reason: why ? h("small", { class: "reason" }, t("fixed_because", { why })) : null, details: i + 1 });
           before = hand.totals;
-          return rows;
-        })),
+          return [...struckAt(i), ...rows];
+        }), ...struckAt(a.hands.length)]),
         h("tfoot", {}, h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("totals")), people.map((p) => h("td", { class: "num", "data-total": p }, signed(last[p] ?? 0))))))),
       h("ul", { class: "transfers" }, a.transfers.map((x) => h("li", { "data-from": x.from, "data-to": x.to, "data-amount": x.amount },
         t("transfer", { from: x.from, to: x.to, amount: t("money", { n: number(x.amount) }) })))));
