@@ -71,7 +71,10 @@ class ExpressLane:
             or "HTTP_TRANSFER_ENCODING" in environ
         ):
             return self.flask_app(environ, start_response)
-        raw = environ["wsgi.input"].read(int(length))
+        try:
+            raw = environ["wsgi.input"].read(int(length))
+        except OSError:  # the client went away mid-body: Flask reads on, and answers it as it always has
+            return self.flask_app(environ, start_response)
         answer = self._answer(handle, raw, environ) if len(raw) == int(length) else None
         if answer is None:
             environ["wsgi.input"] = io.BytesIO(raw)  # Flask reads the body the lane took
