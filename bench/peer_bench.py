@@ -93,7 +93,9 @@ def main() -> None:
     if args.export:
         args.export.write_text(json.dumps(all_hands))
         return
-    if args.peer is None or not (args.peer / "play.js").is_file():
+    if args.peer is None:
+        sys.exit("peer_bench: give --peer, the folder of the peer's compiled JavaScript (see this script's docstring)")
+    if not (args.peer / "play.js").is_file():
         sys.exit(
             f"peer_bench: no built peer at {args.peer} (want its play.js, cards.js, score.js): build it in a "
             "temporary folder first, see this script's docstring"
