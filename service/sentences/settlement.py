@@ -253,26 +253,26 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("nagari", "carry"): (
         plural(
-            "{n} nagari hand just before this one; the carry is capped at ×{cap}",
+            "The hand just before this one was nagari; the carry is capped at ×{cap}",
             "{n} nagari hands just before this one; the carry is capped at ×{cap}",
             "streak",
             when=_capped,
         ),
-        Say(N_("1 nagari hand just before this one: ×{factor}"), when=lambda f: f["streak"] == 1),
+        Say(N_("The hand just before this one was nagari: ×{factor}"), when=lambda f: f["streak"] == 1),
         Say(N_("{streak} nagari hands just before this one: ×{multiplier} each, ×{factor} in all")),
     ),
     ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
     ("push", "pushed"): plural(
-        "{n} push waiting for this hand: ×2", "{n} pushes in a row waiting for this hand: ×2 each", "pushes"
+        "One push carries into this hand: ×2", "{n} pushes in a row carry into this hand: ×2 each", "pushes"
     ),
-    ("push", "no-push"): Say(N_("No push waiting for this hand")),
+    ("push", "no-push"): Say(N_("No push carries into this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
     ("empty-loser", "captured-cards"): Say(N_("{loser} captured cards, so {loser} is not exempt")),
 }
 
-# The reasons that read the same whatever the rule.
+# The reasons that read the same whatever the rule, each naming the rule it skips (one line per rule: words-r5 Kn4).
 REASONS: Mapping[str, Sentence] = {
-    "exempt": Say(N_("Does not count: {loser} captured no card and pays nothing")),
+    "exempt": Say(N_("{loser} captured no card and pays nothing, so {rule} is not checked")),
     "instant-win": Say(N_("An instant win pays fixed points, so {rule} does not apply")),
 }
 
@@ -309,6 +309,15 @@ SALE: Sentence = (
         N_("{seller} sat out and sold their brights, but the hand holds nothing that pays: nobody pays for it"),
         when=lambda f: not f["value"],
     ),
+    # several parts: say their sum before it doubles, so the brights' point each and the combination they make
+    # (삼광) do not read as one thing counted twice (words-r5 #4)
+    Say(
+        N_(
+            "{seller} sat out and sold their brights: {worth} make {sum}, doubled for three cards of {month}; "
+            "{each} from each of {payers}{money}"
+        ),
+        when=lambda f: f["month"] is not None and f["parts"] > 1,
+    ),
     Say(
         N_(
             "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}; {each} from each "
@@ -316,12 +325,13 @@ SALE: Sentence = (
         ),
         when=lambda f: f["month"] is not None,
     ),
-    Say(N_("{seller} sat out and sold their brights for {worth}: {each} from each of {payers}{money}")),
+    Say(N_("{seller} sat out and sold their brights: {worth}, so {each} from each of {payers}{money}")),
 )
+# a point for each bright and each bonus card (RULES.md 4.5), said with how many there are
 SALE_PARTS = {
-    "brights": N_("{n} for brights"),
-    "bonus_cards": N_("{n} for bonus cards"),
-    "combinations": N_("{n} for combinations"),
+    "brights": plural("{n} for the bright", "{n} for the brights at a point each", "n"),
+    "bonus_cards": plural("{n} for the bonus card", "{n} for the bonus cards at a point each", "n"),
+    "combinations": Say(N_("{n} for combinations")),
 }
 SALE_EACH = plural("{n} point", "{n} points", "value")
 SALE_MONEY = Say(N_(" ({amount:,} each)"))
@@ -369,12 +379,14 @@ def sale_reason(w: Words, sale: Sale, stake: int = 1, rules: RuleSet | None = No
     rules, the combinations are named one by one."""
     named = _sale_combinations(w, sale, rules) if sale.combinations else []
     parts = {part: said for part, said in SALE_PARTS.items() if named is None or part != "combinations"}
-    worth = [w.say(said, n=getattr(sale, part)) for part, said in parts.items() if getattr(sale, part)]
+    worth = [say(w, said, {"n": getattr(sale, part)}) for part, said in parts.items() if getattr(sale, part)]
     worth += named or []
     facts = {
         "seller": sale.seller,
         "payers": list(sale.payers),
         "worth": names.joined(w, worth),
+        "parts": len(worth),
+        "sum": sale.brights + sale.bonus_cards + sale.combinations,
         "month": sale.month,
         "value": sale.value,
         "each": say(w, SALE_EACH, {"value": sale.value}),
