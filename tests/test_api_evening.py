@@ -156,7 +156,9 @@ def test_rules_11_a_hand_of_the_evening_is_rendered_as_settle_renders_it_with_it
     without_push = [c for c in evening_settlement["payments"][0]["checks"] if c["rule"] != "push"]
     assert without_push == alone["payments"][0]["checks"]
     # the nagari just before is said in both, with its factor
-    assert [c["reason"] for c in without_push if c["rule"] == "nagari"] == ["The hand just before this one was nagari: ×2"]
+    assert [c["reason"] for c in without_push if c["rule"] == "nagari"] == [
+        "The hand just before this one was nagari: ×2"
+    ]
 
 
 def test_rules_11_a_logged_hand_is_priced_with_its_carry_and_pays_its_instant_payments(client):
