@@ -56,7 +56,7 @@ def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
     assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 두 판 있었습니다: 3배씩 두 번 = 9배"  # r3 U4
     nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
     en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
-    assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
+    assert en["explanation"][-1] == "Because of the nagari, the next hand's winner is paid ×4, the cap on the carry"
     assert ko["explanation"][-1] == "나가리가 나서 다음 판은 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
 
 

@@ -121,8 +121,8 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("meongtta", "too-few-animals"): (
         Say(N_("{winner} has no animal, so no meongtta"), when=lambda f: not f["winner_animals"]),
         plural(
-            "{winner} has {n} animal, fewer than the {threshold} of meongtta",
-            "{winner} has {n} animals, fewer than the {threshold} of meongtta",
+            "{winner} has only {n} animal; meongtta needs {threshold}",
+            "{winner} has only {n} animals; meongtta needs {threshold}",
             "winner_animals",
         ),
     ),
@@ -411,12 +411,15 @@ NAGARI = (
 )
 CARRY = (
     Say(
-        N_("The next hand's winner is paid ×{carry} for the nagari carry (capped at ×{carry})"),
+        N_("Because of the nagari, the next hand's winner is paid ×{carry}, the cap on the carry"),
         when=lambda f: f["capped"],
     ),
-    Say(N_("The next hand's winner is paid ×{carry} for the nagari carry")),
+    Say(N_("Because of the nagari, the next hand's winner is paid ×{carry}")),
 )
-INSTANT_WIN = Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent"))
+INSTANT_WIN = (  # at a table of two there is one opponent, named (words-r5 Kn8, En9)
+    Say(N_("{winner} wins at once by {outcome}: {points} points from {loser}"), when=lambda f: bool(f["loser"])),
+    Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent")),
+)
 STOP_AFTER_GOS = plural(
     "{winner} stops with {points} points and {n} go: {sum} = {base} base points",
     "{winner} stops with {points} points and {n} gos: {sum} = {base} base points",
@@ -472,7 +475,8 @@ def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: in
         return [say(w, NAGARI, facts), say(w, CARRY, facts), *sold]
     assert s.winner is not None and s.score is not None
     if s.outcome != Outcome.STOP:
-        first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points})
+        loser = s.payments[0].payer if len(s.payments) == 1 else ""
+        first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points, "loser": loser})
     elif s.go_count:
         facts = {"winner": s.winner, "points": s.score.total, "go_count": s.go_count, "base": s.base_points}
         first = say(w, STOP_AFTER_GOS, {**facts, "sum": base_sum(s)})
