@@ -246,8 +246,9 @@ def test_u7_a_stop_after_gos_reads_as_a_sentence(client):
 
 def test_u8_where_a_seen_card_lies_is_said_as_a_sentence(client):
     en, ko = both(client, "/v1/replay", game("error-card-already-seen-shaken-card-2p-hidden"))
-    assert ko["detail"] == "홍싸리 열끗은 A가 보여 준 패라 A의 손에 있습니다"
-    assert en["detail"] == "Red clover animal (boar) is in A's hand: A showed it"
+    # r5 Kn2: the one who tried to play it is named
+    assert ko["detail"] == "B는 홍싸리 열끗을 낼 수 없습니다: A가 보여 준 패라 A의 손에 있습니다"
+    assert en["detail"] == "B cannot play Red clover animal (boar): A showed it, so it is in A's hand"
 
 
 @pytest.mark.parametrize(
