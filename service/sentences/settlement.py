@@ -126,34 +126,34 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
             "winner_animals",
         ),
     ),
-    ("pibak", "few-junk"): (
+    ("pibak", "few-junk"): (  # the verdict first, as the table says it (words-r5 S1)
         # the loser holds the cup: say what it was counted as, since that is the loser's first question
         reading(
             N_(
-                "{winner} scores junk and {loser} has {units} junk units even with the cup counted as double junk "
-                "({threshold} or fewer is pibak)"
+                "{loser} is pibak: {winner} scores junk and {loser} has {units} junk units even with the cup "
+                "counted as double junk ({threshold} or fewer)"
             ),
             units="units_with_cup",
             when=lambda f: f.get("cup") == "tried-as-junk",
         ),
         reading(
             N_(
-                "{winner} scores junk and {loser} has {units} junk units, the cup always an animal under these "
-                "rules ({threshold} or fewer is pibak)"
+                "{loser} is pibak: {winner} scores junk and {loser} has {units} junk units, the cup always an "
+                "animal under these rules ({threshold} or fewer)"
             ),
             units="loser_junk_units",
             when=lambda f: f.get("cup") == "always-animal",
         ),
         Say(
-            N_("{winner} scores junk and {loser} has no junk at all ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has no junk at all ({threshold} or fewer)"),
             when=lambda f: not f["loser_junk_units"],
         ),
         Say(
-            N_("{winner} scores junk and {loser} has 1 junk unit ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has 1 junk unit ({threshold} or fewer)"),
             when=lambda f: f["loser_junk_units"] == 1,
         ),
         reading(
-            N_("{winner} scores junk and {loser} has {units} junk units ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has {units} junk units ({threshold} or fewer)"),
             units="loser_junk_units",
         ),
     ),
