@@ -188,18 +188,30 @@ def _closed_latin(word: str) -> bool:
     return len(body) >= 2 and body[-1] in _VOWELS and body[-2] not in _VOWELS
 
 
+def _spoken_end(word: str) -> str:
+    """The word whose ending a Korean particle agrees with: a trailing "(…)" is an aside, so the particle fits
+    the word before it (투피(둘째 장)를, 멍따(7장)를), as Korean writes it."""
+    word = word.rstrip()
+    if word.endswith(")") and "(" in word:
+        before = word[: word.rindex("(")].rstrip()
+        if before:
+            return before
+    return word.rstrip(" )")
+
+
 def _particle(word: str, spec: str) -> str:
     pair = PARTICLES.get(spec)
     if pair is None:  # a catalog's mistake must not fail an answer (a test checks every spec is a particle)
         return ""
-    last = word.rstrip(" )")[-1:] or " "
+    word = _spoken_end(word)
+    last = word[-1:] or " "
     if "가" <= last <= "힣":
         final = (ord(last) - ord("가")) % 28
         rieul = final == 8
         has_final = final != 0
     else:
         kind = _FINAL_OF.get(last.upper())
-        has_final, rieul = kind is not None or _closed_latin(word.rstrip(" )")), kind == "ㄹ"
+        has_final, rieul = kind is not None or _closed_latin(word), kind == "ㄹ"
     if pair[0] == "으로":  # a final ㄹ takes 로, like a vowel
         return pair[0] if has_final and not rieul else pair[1]
     return pair[0] if has_final else pair[1]

@@ -156,7 +156,9 @@ def test_rules_11_a_hand_of_the_evening_is_rendered_as_settle_renders_it_with_it
     without_push = [c for c in evening_settlement["payments"][0]["checks"] if c["rule"] != "push"]
     assert without_push == alone["payments"][0]["checks"]
     # the nagari just before is said in both, with its factor
-    assert [c["reason"] for c in without_push if c["rule"] == "nagari"] == ["1 nagari hand just before this one: ×2"]
+    assert [c["reason"] for c in without_push if c["rule"] == "nagari"] == [
+        "The hand just before this one was nagari: ×2"
+    ]
 
 
 def test_rules_11_a_logged_hand_is_priced_with_its_carry_and_pays_its_instant_payments(client):
@@ -249,7 +251,7 @@ def test_rules_11_the_explanation_reads_the_evening_aloud_in_both_languages(clie
         "B pushes the hand: A pays nothing of the 80 owed, and the next hand pays ×2",
         "B pushes the hand: C pays nothing of the 80 owed, and the next hand pays ×2",
     ]
-    assert "A pushed hand carries into this one: ×2" in en["hands"][1]["explanation"]
+    assert "An earlier push carries into this hand: ×2" in en["hands"][1]["explanation"]
     # the words change with the language, nothing else does
     assert ko["explanation"][0] == "C가 첫 판의 선입니다 (자리에서 정한 대로)"
     assert all(any("가" <= ch <= "힣" for ch in line) for line in ko["explanation"])

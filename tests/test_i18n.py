@@ -109,6 +109,12 @@ def test_every_message_is_translated_with_the_same_placeholders(catalog):
         ("똥 피", "과", "똥 피와"),
         ("1", "로", "1로"),  # 일: a final ㄹ takes 로
         ("3", "으로", "3으로"),  # 삼
+        # a trailing bracket is an aside: the particle agrees with the word before it (words-r5 Kn1)
+        ("보너스 투피(둘째 장)", "을", "보너스 투피(둘째 장)를"),
+        ("보너스 투피(첫째 장)", "은", "보너스 투피(첫째 장)는"),
+        ("멍따(7장)", "이", "멍따(7장)가"),
+        ("송학 광 (학)", "을", "송학 광 (학)을"),
+        ("(광)", "을", "(광)을"),  # nothing before the bracket: the bracket's own end decides
     ],
 )
 def test_korean_particles_fit_the_word_before_them(word, spec, said):

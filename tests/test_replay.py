@@ -470,7 +470,7 @@ def test_replay_finished_hand_has_the_settlement_and_the_stake(client):
     assert data["status"] == "finished" and data["next"] is None
     pay = data["settlement"]["payments"][0]
     assert pay["amount"] == pay["points"] * 50
-    assert {"rule": "nagari", "factor": 2, "reason": "1 nagari hand just before this one: ×2"} in pay["factors"]
+    assert {"rule": "nagari", "factor": 2, "reason": "The hand just before this one was nagari: ×2"} in pay["factors"]
 
 
 @pytest.mark.parametrize(

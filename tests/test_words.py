@@ -56,7 +56,7 @@ def test_m1_the_nagari_carry_says_its_cap_and_its_factor(client):
     assert reason(ko, "nagari") == "이번 판 바로 앞에 나가리가 두 판 있었습니다: 3배씩 두 번 = 9배"  # r3 U4
     nagari = {"rules": {"preset": "korean-2p", "nagari_cap": 4}, "players": [{"id": "A"}, {"id": "B"}]}
     en, ko = both(client, "/v1/settle", {**nagari, "winner": None, "nagari_streak": 3})
-    assert en["explanation"][-1] == "The next hand's winner is paid ×4 for the nagari carry (capped at ×4)"
+    assert en["explanation"][-1] == "Because of the nagari, the next hand's winner is paid ×4, the cap on the carry"
     assert ko["explanation"][-1] == "나가리가 나서 다음 판은 이기는 사람이 4배로 받습니다 (나가리 배수는 4배까지)"
 
 
@@ -92,7 +92,7 @@ def test_m3_only_a_lone_loser_is_the_only_loser(client):
 def test_m4_the_second_two_junk_bonus_card_is_named_as_such(client):
     en, ko = both(client, "/v1/replay", game("error-bonus-not-in-play-2p-hidden"))
     assert en["detail"] == "These rules play one 2-junk bonus card: 2-junk bonus card (second) is left out of the deck"
-    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 보너스 투피 (둘째 장)은 쓰지 않습니다"
+    assert ko["detail"] == "이 규칙에는 투피가 한 장만 들어갑니다: 보너스 투피(둘째 장)는 쓰지 않습니다"
     # where no 2-junk card is played the card is named as before
     chips = post(client, "/v1/score", {"rules": "chips-2p", "cards": ["bonus-2b"]}, "en")
     assert chips["detail"].endswith("is a bonus card these rules leave out of the deck")
@@ -109,7 +109,8 @@ def test_m5_a_shake_under_rules_without_shakes_is_refused_in_words(client):
 def test_m6_a_capture_with_no_choice_does_not_say_nothing_is_taken(client):
     en, ko = both(client, "/v1/replay", game("error-capture-not-allowed-2p-hidden"))
     assert "골라 먹을 패가 없으니" not in ko["detail"]
-    assert ko["detail"].startswith("송학 피는 고를 것이 없습니다: 먹을 패는 바닥에 같은 달 패가 두 장 있어")
+    # r5 Kn3: what to do first (do not name it), then why
+    assert ko["detail"].startswith("송학 피로 먹을 패는 고를 것이 없으니 송학 광을 적지 마세요: 먹을 패는")
     assert en["detail"].startswith("Pine junk leaves nothing to choose: a capture is named only when")
 
 
@@ -246,8 +247,9 @@ def test_u7_a_stop_after_gos_reads_as_a_sentence(client):
 
 def test_u8_where_a_seen_card_lies_is_said_as_a_sentence(client):
     en, ko = both(client, "/v1/replay", game("error-card-already-seen-shaken-card-2p-hidden"))
-    assert ko["detail"] == "홍싸리 열끗은 A가 보여 준 패라 A의 손에 있습니다"
-    assert en["detail"] == "Red clover animal (boar) is in A's hand: A showed it"
+    # r5 Kn2: the one who tried to play it is named
+    assert ko["detail"] == "B는 홍싸리 열끗을 낼 수 없습니다: A가 보여 준 패라 A의 손에 있습니다"
+    assert en["detail"] == "B cannot play Red clover animal (boar): A showed it, so it is in A's hand"
 
 
 @pytest.mark.parametrize(
@@ -310,7 +312,9 @@ def test_t3_one_point_and_one_junk_unit_are_singular(client):
     en = post(client, "/v1/score", {"rules": "korean-2p", "cards": ribbons}, "en")
     assert "5 ribbons: 1 point" in en["explanation"]
     body = two({"captured": [*EIGHT, *JUNK[:10]]}, {"captured": ["nov-bright", "nov-junk-1"]})
-    assert "B has 1 junk unit (7 or fewer is pibak)" in reason(post(client, "/v1/settle", body, "en"), "pibak")
+    assert reason(post(client, "/v1/settle", body, "en"), "pibak").startswith(
+        "B is pibak: A scores junk and B has 1 junk unit (7"
+    )
 
 
 def test_u10_u12_one_word_per_concept_in_answers_page_and_rule_book():
@@ -457,12 +461,12 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     assert hand_lines(ko, 0)[1] == "A가 이 판을 밀었습니다: B는 낼 돈 800원을 내지 않고, 다음 판이 2배가 됩니다"
     assert hand_lines(en, 0)[1] == "A pushes the hand: B pays nothing of the 800 owed, and the next hand pays ×2"
     assert hand_lines(ko, 1)[1] == "밀린 판이 있어 이번 판은 2배입니다"
-    assert hand_lines(en, 1)[1] == "A pushed hand carries into this one: ×2"
+    assert hand_lines(en, 1)[1] == "An earlier push carries into this hand: ×2"  # r5 En2: not "A pushed hand"
     assert hand_lines(en, 2)[1] == "The hand before was nagari: ×2"
     # r4 E6: the push waited through the nagari, so hand 3 does not call it "the hand before" (RULES.md 11)
-    assert hand_lines(en, 2)[2] == "A pushed hand carries into this one: ×2"
+    assert hand_lines(en, 2)[2] == "An earlier push carries into this hand: ×2"
     push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
-    assert push["reason"] == "밀린 판 한 판이 이번 판에 붙습니다: 밀린 판마다 두 배"
+    assert push["reason"] == "밀린 판이 한 판 있어 이번 판에 붙습니다: 한 판마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}
     assert evening(client, twice, "ko")["detail"] == (
         "둘째 판: 벌써 한 판이 밀려 있는데, 이 규칙에서는 잇달아 한 판까지만 밀 수 있습니다"  # r3 U1
@@ -485,11 +489,13 @@ def test_r2_u6_the_sale_of_the_brights_reads_in_two_sentences(client):
     }
     ko = post(client, "/v1/settle", body, "ko")
     assert ko["sale"]["reason"] == (
-        "D가 죽고 광을 팔았습니다. 광 3점, 보너스패 1점과 삼광 3점에 공산 석 장이라 두 배, B와 C에게서 14점씩 받습니다"
-    )
+        "D가 죽고 광을 팔았습니다. 광 세 장 값 3점, 보너스패 한 장 1점과 삼광 3점 해서 7점인데 공산 석 장이라 두 배, "
+        "B와 C에게서 14점씩 받습니다"
+    )  # r5 #4: the brights' point each apart from 삼광, and the sum before it doubles
     # r4 K14: the combination is named (삼광), not "combinations"
     assert (
-        "1 for bonus cards and 3 for three brights, doubled" in post(client, "/v1/settle", body, "en")["sale"]["reason"]
+        "3 for the brights at a point each, 1 for the bonus card and 3 for three brights make 7, doubled"
+        in post(client, "/v1/settle", body, "en")["sale"]["reason"]
     )
 
 
@@ -498,7 +504,7 @@ def test_r2_u8_a_ppuk_with_a_bonus_card_is_counted_as_every_ppuk_is(client):
     (ppuk,) = [e for e in ko["events"] if e["type"] == "ppuk"]
     assert ppuk["detail"] == (
         "A가 벚꽃 광을 벚꽃 띠에 붙였는데 뒤집은 벚꽃 피도 같은 달이라 뻑이 났습니다. 석 장은 바닥에 그대로 남고 "
-        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피 (첫째 장)은 뻑과 함께 남아 "
+        "(A는 이번 판에 뻑을 한 번 쌌습니다), 그때 나온 보너스 투피(첫째 장)는 뻑과 함께 남아 "
         "이 뻑을 먹는 사람이 가져갑니다"
     )
 
@@ -638,8 +644,8 @@ def test_r3_u8_m7_m11_the_sale_says_only_what_counts_and_its_money(client):
     assert "나가리: 이긴 사람이 없어 판돈은 아무도 내지 않습니다 (광값은 따로)" in ko["explanation"]
     one = {**body, "sit_out": {"player": "D", "seat": 4, "hand": ["jan-bright", *JUNK[2:8]]}, "stake": 1}
     en, ko = both(client, "/v1/settle", one)
-    assert ko["sale"]["reason"] == "D가 죽고 광을 팔았습니다: 광 1점이라 B와 C에게서 1점씩 받습니다"
-    assert en["sale"]["reason"] == "D sat out and sold their brights for 1 for brights: 1 point from each of B and C"
+    assert ko["sale"]["reason"] == "D가 죽고 광을 팔았습니다: 광 한 장 값 1점이라 B와 C에게서 1점씩 받습니다"
+    assert en["sale"]["reason"] == "D sat out and sold their brights: 1 for the bright, so 1 point from each of B and C"
     assert "0" not in ko["sale"]["reason"].replace("10", "")
 
 
@@ -648,7 +654,7 @@ def test_r3_u9_the_two_bonus_cards_are_told_apart(client):
         labels = [c["label"] for c in knobs(client, lang)["bonus_cards"]["choices"]]
         assert len(set(labels)) == len(labels), labels
     cards = {c["id"]: c["names"] for c in client.get("/v1/cards").get_json()["cards"]}
-    assert cards["bonus-2a"]["ko"] == "보너스 투피 (첫째 장)" and cards["bonus-2b"]["ko"] == "보너스 투피 (둘째 장)"
+    assert cards["bonus-2a"]["ko"] == "보너스 투피(첫째 장)" and cards["bonus-2b"]["ko"] == "보너스 투피(둘째 장)"
     assert cards["bonus-2b"]["en"] == "2-junk bonus card (second)"
 
 

@@ -82,8 +82,8 @@ CARRIES_NAGARI = (
 )
 # a push waits until a hand is won, through any nagari between: not always "the hand before"
 CARRIES_PUSH = (
-    Say(N_("A pushed hand carries into this one: ×{factor}"), when=lambda f: f["pushes"] == 1),
-    Say(N_("{pushes} pushed hands in a row carry into this one: ×{factor}")),
+    Say(N_("An earlier push carries into this hand: ×{factor}"), when=lambda f: f["pushes"] == 1),
+    Say(N_("{pushes} pushes in a row carry into this hand: ×{factor}")),
 )
 PAYS = Say(N_("{payer} pays {payee} {amount:,}"))
 PAYS_AT_ONCE = Say(

@@ -327,6 +327,11 @@ REFUSALS: Mapping[tuple[str, str], Sentence] = {
             when=_seen("captured", since=True),
         ),
         Say(N_("{card} has already been played"), when=_seen("played")),
+        # the one who tried it is named first: the card is not theirs to play (words-r5 Kn2)
+        Say(
+            N_("{player} cannot play {card}: {owner} showed it, so it is in {owner}'s hand"),
+            when=lambda f: _seen("shown")(f) and f.get("action") == "play" and f.get("player") != f.get("owner"),
+        ),
         Say(N_("{card} is in {owner}'s hand: {owner} showed it"), when=_seen("shown")),
         Say(N_("{card} is in {owner}'s hand"), when=_seen("hand")),
         Say(N_("{card} is still in the stock"), when=_seen("stock")),

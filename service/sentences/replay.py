@@ -72,8 +72,8 @@ EVENTS: Mapping[EventType, Sentence] = {
     EventType.BOMB: (
         Say(
             N_(
-                "{player} plays the two cards {played} at once onto the two on the layout (a two-card bomb) and "
-                "takes {cards}"
+                "{player} plays {played} together onto the two of their month on the layout and takes all four "
+                "(a two-card bomb): {cards}"
             ),
             when=lambda f: len(f.get("played") or ()) == 2,
         ),

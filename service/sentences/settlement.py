@@ -121,39 +121,39 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ("meongtta", "too-few-animals"): (
         Say(N_("{winner} has no animal, so no meongtta"), when=lambda f: not f["winner_animals"]),
         plural(
-            "{winner} has {n} animal, fewer than the {threshold} of meongtta",
-            "{winner} has {n} animals, fewer than the {threshold} of meongtta",
+            "{winner} has only {n} animal; meongtta needs {threshold}",
+            "{winner} has only {n} animals; meongtta needs {threshold}",
             "winner_animals",
         ),
     ),
-    ("pibak", "few-junk"): (
+    ("pibak", "few-junk"): (  # the verdict first, as the table says it (words-r5 S1)
         # the loser holds the cup: say what it was counted as, since that is the loser's first question
         reading(
             N_(
-                "{winner} scores junk and {loser} has {units} junk units even with the cup counted as double junk "
-                "({threshold} or fewer is pibak)"
+                "{loser} is pibak: {winner} scores junk and {loser} has {units} junk units even with the cup "
+                "counted as double junk ({threshold} or fewer)"
             ),
             units="units_with_cup",
             when=lambda f: f.get("cup") == "tried-as-junk",
         ),
         reading(
             N_(
-                "{winner} scores junk and {loser} has {units} junk units, the cup always an animal under these "
-                "rules ({threshold} or fewer is pibak)"
+                "{loser} is pibak: {winner} scores junk and {loser} has {units} junk units, the cup always an "
+                "animal under these rules ({threshold} or fewer)"
             ),
             units="loser_junk_units",
             when=lambda f: f.get("cup") == "always-animal",
         ),
         Say(
-            N_("{winner} scores junk and {loser} has no junk at all ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has no junk at all ({threshold} or fewer)"),
             when=lambda f: not f["loser_junk_units"],
         ),
         Say(
-            N_("{winner} scores junk and {loser} has 1 junk unit ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has 1 junk unit ({threshold} or fewer)"),
             when=lambda f: f["loser_junk_units"] == 1,
         ),
         reading(
-            N_("{winner} scores junk and {loser} has {units} junk units ({threshold} or fewer is pibak)"),
+            N_("{loser} is pibak: {winner} scores junk and {loser} has {units} junk units ({threshold} or fewer)"),
             units="loser_junk_units",
         ),
     ),
@@ -253,26 +253,26 @@ CHECKS: Mapping[tuple[str, str], Sentence] = {
     ),
     ("nagari", "carry"): (
         plural(
-            "{n} nagari hand just before this one; the carry is capped at ×{cap}",
+            "The hand just before this one was nagari; the carry is capped at ×{cap}",
             "{n} nagari hands just before this one; the carry is capped at ×{cap}",
             "streak",
             when=_capped,
         ),
-        Say(N_("1 nagari hand just before this one: ×{factor}"), when=lambda f: f["streak"] == 1),
+        Say(N_("The hand just before this one was nagari: ×{factor}"), when=lambda f: f["streak"] == 1),
         Say(N_("{streak} nagari hands just before this one: ×{multiplier} each, ×{factor} in all")),
     ),
     ("nagari", "no-carry"): Say(N_("No nagari just before this hand")),
     ("push", "pushed"): plural(
-        "{n} push waiting for this hand: ×2", "{n} pushes in a row waiting for this hand: ×2 each", "pushes"
+        "One push carries into this hand: ×2", "{n} pushes in a row carry into this hand: ×2 each", "pushes"
     ),
-    ("push", "no-push"): Say(N_("No push waiting for this hand")),
+    ("push", "no-push"): Say(N_("No push carries into this hand")),
     ("empty-loser", "captured-nothing"): Say(N_("{loser} captured no card and pays nothing")),
     ("empty-loser", "captured-cards"): Say(N_("{loser} captured cards, so {loser} is not exempt")),
 }
 
-# The reasons that read the same whatever the rule.
+# The reasons that read the same whatever the rule, each naming the rule it skips (one line per rule: words-r5 Kn4).
 REASONS: Mapping[str, Sentence] = {
-    "exempt": Say(N_("Does not count: {loser} captured no card and pays nothing")),
+    "exempt": Say(N_("{loser} captured no card and pays nothing, so {rule} is not checked")),
     "instant-win": Say(N_("An instant win pays fixed points, so {rule} does not apply")),
 }
 
@@ -309,6 +309,15 @@ SALE: Sentence = (
         N_("{seller} sat out and sold their brights, but the hand holds nothing that pays: nobody pays for it"),
         when=lambda f: not f["value"],
     ),
+    # several parts: say their sum before it doubles, so the brights' point each and the combination they make
+    # (삼광) do not read as one thing counted twice (words-r5 #4)
+    Say(
+        N_(
+            "{seller} sat out and sold their brights: {worth} make {sum}, doubled for three cards of {month}; "
+            "{each} from each of {payers}{money}"
+        ),
+        when=lambda f: f["month"] is not None and f["parts"] > 1,
+    ),
     Say(
         N_(
             "{seller} sat out and sold their brights: {worth}, doubled for three cards of {month}; {each} from each "
@@ -316,12 +325,13 @@ SALE: Sentence = (
         ),
         when=lambda f: f["month"] is not None,
     ),
-    Say(N_("{seller} sat out and sold their brights for {worth}: {each} from each of {payers}{money}")),
+    Say(N_("{seller} sat out and sold their brights: {worth}, so {each} from each of {payers}{money}")),
 )
+# a point for each bright and each bonus card (RULES.md 4.5), said with how many there are
 SALE_PARTS = {
-    "brights": N_("{n} for brights"),
-    "bonus_cards": N_("{n} for bonus cards"),
-    "combinations": N_("{n} for combinations"),
+    "brights": plural("{n} for the bright", "{n} for the brights at a point each", "n"),
+    "bonus_cards": plural("{n} for the bonus card", "{n} for the bonus cards at a point each", "n"),
+    "combinations": Say(N_("{n} for combinations")),
 }
 SALE_EACH = plural("{n} point", "{n} points", "value")
 SALE_MONEY = Say(N_(" ({amount:,} each)"))
@@ -369,12 +379,14 @@ def sale_reason(w: Words, sale: Sale, stake: int = 1, rules: RuleSet | None = No
     rules, the combinations are named one by one."""
     named = _sale_combinations(w, sale, rules) if sale.combinations else []
     parts = {part: said for part, said in SALE_PARTS.items() if named is None or part != "combinations"}
-    worth = [w.say(said, n=getattr(sale, part)) for part, said in parts.items() if getattr(sale, part)]
+    worth = [say(w, said, {"n": getattr(sale, part)}) for part, said in parts.items() if getattr(sale, part)]
     worth += named or []
     facts = {
         "seller": sale.seller,
         "payers": list(sale.payers),
         "worth": names.joined(w, worth),
+        "parts": len(worth),
+        "sum": sale.brights + sale.bonus_cards + sale.combinations,
         "month": sale.month,
         "value": sale.value,
         "each": say(w, SALE_EACH, {"value": sale.value}),
@@ -399,12 +411,15 @@ NAGARI = (
 )
 CARRY = (
     Say(
-        N_("The next hand's winner is paid ×{carry} for the nagari carry (capped at ×{carry})"),
+        N_("Because of the nagari, the next hand's winner is paid ×{carry}, the cap on the carry"),
         when=lambda f: f["capped"],
     ),
-    Say(N_("The next hand's winner is paid ×{carry} for the nagari carry")),
+    Say(N_("Because of the nagari, the next hand's winner is paid ×{carry}")),
 )
-INSTANT_WIN = Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent"))
+INSTANT_WIN = (  # at a table of two there is one opponent, named (words-r5 Kn8, En9)
+    Say(N_("{winner} wins at once by {outcome}: {points} points from {loser}"), when=lambda f: bool(f["loser"])),
+    Say(N_("{winner} wins at once by {outcome}: {points} points from each opponent")),
+)
 STOP_AFTER_GOS = plural(
     "{winner} stops with {points} points and {n} go: {sum} = {base} base points",
     "{winner} stops with {points} points and {n} gos: {sum} = {base} base points",
@@ -460,7 +475,8 @@ def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: in
         return [say(w, NAGARI, facts), say(w, CARRY, facts), *sold]
     assert s.winner is not None and s.score is not None
     if s.outcome != Outcome.STOP:
-        first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points})
+        loser = s.payments[0].payer if len(s.payments) == 1 else ""
+        first = say(w, INSTANT_WIN, {"winner": s.winner, "outcome": s.outcome, "points": s.base_points, "loser": loser})
     elif s.go_count:
         facts = {"winner": s.winner, "points": s.score.total, "go_count": s.go_count, "base": s.base_points}
         first = say(w, STOP_AFTER_GOS, {**facts, "sum": base_sum(s)})
