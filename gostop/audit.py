@@ -823,16 +823,17 @@ class _Progress:
         self.last, self.files = started, files
         self.count: _LineCount | None = None
 
+    def begin(self) -> None:
+        """Start counting the lines, once the first batch is given out: a local pool has forked its workers by
+        then, from a process with no other thread (``_Pool``)."""
+        if self.mode == "lines" and self.files and self.count is None:
+            self.count = _LineCount(self.files)
+
     def update(self, final: bool = False) -> None:
         if self.mode == "bar":
             self._bar(final)
-        elif self.mode == "lines" and not final:
-            if self.count is None and self.files:
-                # counted from the first batch's result on: the local workers are forked by then, from a
-                # process with no other thread (_Pool)
-                self.count = _LineCount(self.files)
-            if time.monotonic() - self.last >= self.every:
-                self._line()
+        elif self.mode == "lines" and not final and time.monotonic() - self.last >= self.every:
+            self._line()
 
     def _bar(self, final: bool) -> None:
         now = time.monotonic()
@@ -966,6 +967,7 @@ def run(
                     signals.check()
                     if isinstance(item, Batch):
                         pending.append((item, runner.submit(item)))
+                        bar.begin()
                     else:
                         pending.append((None, _Done(item)))
                     while len(pending) > runner.window:
