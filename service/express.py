@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .compression import MIN_SIZE, accepts_gzip, gzipped
+from .compression import gzip_for
 from .observability import RULE_KEY
 
 if TYPE_CHECKING:
@@ -94,16 +94,17 @@ class ExpressLane:
         value, more = reply
         body = orjson.dumps(value)
         headers: Headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *more]
-        # as compression's after-request hook: Vary names Accept-Encoding on every JSON answer, and one over
-        # MIN_SIZE is gzipped for a client that accepts it
+        # as compression's after-request hook: Vary names Accept-Encoding on every JSON answer, and the answer is
+        # gzipped by the same rule (``gzip_for``)
         for i, (name, said) in enumerate(headers):
             if name == "Vary":
                 headers[i] = ("Vary", f"{said}, Accept-Encoding")
                 break
         else:
             headers.append(("Vary", "Accept-Encoding"))
-        if len(body) > MIN_SIZE and accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING")):
-            body = gzipped(body)
-            headers[1] = ("Content-Length", str(len(body)))
-            headers.append(("Content-Encoding", "gzip"))
-        return body, headers
+        packed = gzip_for(body, environ.get("HTTP_ACCEPT_ENCODING"))
+        if packed is None:
+            return body, headers
+        headers[1] = ("Content-Length", str(len(packed)))
+        headers.append(("Content-Encoding", "gzip"))
+        return packed, headers

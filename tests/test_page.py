@@ -293,6 +293,15 @@ def _rules(t: Table) -> None:
         t.click("details.rules > summary")
 
 
+def _settle_of_four(t: Table) -> None:
+    """Settle, seated for four (the fourth seat sits out), the rules panel opened to choose it and closed again."""
+    t.open("settle")
+    _rules(t)
+    t.page.select_option('[data-key="players"]', "4")
+    t.page.locator('[data-key="sit-3"]').wait_for()
+    t.page.locator("details.rules > summary").click()
+
+
 def _sent(t: Table, path: str, action) -> dict:
     with t.page.expect_request(lambda r: r.url.endswith(path) and r.method == "POST") as req:
         action()
@@ -3218,11 +3227,7 @@ def test_r5_changing_who_sits_out_keeps_the_others_entries(thumb):
     winner ticked as the sitter lost his points without a word. The others' entries are kept; the one who now
     sits out is asked about first when something was entered for him."""
     t = thumb
-    t.open("settle")
-    _rules(t)
-    t.page.select_option('[data-key="players"]', "4")
-    t.page.locator('[data-key="sit-3"]').wait_for()
-    t.page.locator("details.rules > summary").click()
+    _settle_of_four(t)
     t.thumb('[data-key="winner-0"]')
     t.thumb('[data-key="mode-counts"]')
     t.thumb_type('[data-key="q-points-0"]', "3")
@@ -3417,11 +3422,7 @@ def test_r5_settle_four_with_a_sale_draws_the_sale_and_each_ones_net(thumb):
     draws a dashed arrow from each payer to the seller with the sale's amount, and each one's net: the answer's
     payments and sale summed per person (the page's bookkeeping, checked here against the answer's numbers)."""
     t = thumb
-    t.open("settle")
-    _rules(t)
-    t.page.select_option('[data-key="players"]', "4")
-    t.page.locator('[data-key="sit-3"]').wait_for()
-    t.page.locator("details.rules > summary").click()
+    _settle_of_four(t)
     t.thumb('[data-key="shown-jan-bright"]')
     t.thumb('[data-key="shown-mar-bright"]')
     t.thumb('[data-key="winner-1"]')
