@@ -3513,6 +3513,40 @@ def test_r7_a_loser_the_rules_spare_pibak_says_why(thumb):
 
 
 @pytest.mark.parametrize("thumb", ["ko"], indirect=True)
+def test_r8_a_loser_said_only_to_have_no_junk_is_asked_before_he_pays_nothing(thumb):
+    """Trial r8, N1: for 민수 only "광 0, 피 0" was typed, his animals and ribbons left blank; the page sent
+    that, the service read him as a loser who captured nothing (the empty-loser rule, RULES.md 8), and he paid
+    0원 without anybody saying he had nothing. The page asks first, as for a loser of whom nothing was said;
+    told of his two animals, he pays."""
+    t = thumb
+    names = EVENING_NAMES[t.lang]
+    cs, ms = 0, 2
+    _people(t, names)
+    t.thumb(f'[data-key="lq-winner-{cs}"]', goes=True)
+    for key, value in {
+        "points-0": "4",
+        "brights-0": "3",
+        "junk_units-0": "10",
+        "brights-1": "1",
+        "junk_units-1": "6",
+        "brights-2": "0",
+        "junk_units-2": "0",
+    }.items():
+        t.thumb_type(f'[data-key="q-{key}"]', value)
+    sent: list[str] = []
+    t.page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/v1/evening") else None)
+    t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    asked = t.page.locator(f'[data-key="q-empty-yes-{ms}"]')
+    asked.wait_for()
+    assert not sent and t.page.locator(f'[data-key="q-empty-no-{ms}"]').is_visible()
+    t.thumb_type(f'[data-key="q-animals-{ms}"]', "2")
+    with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")) as got:
+        t.thumb('[data-key="ledger-quick-add"]', goes=True)
+    paid = {p["from"]: p["points"] for p in got.value.json()["hands"][0]["settlement"]["payments"]}
+    assert paid[names[ms]] > 0, paid
+
+
+@pytest.mark.parametrize("thumb", ["ko"], indirect=True)
 def test_r7_the_winners_shake_is_said_once_as_his(thumb):
     """Trial r7, D5: 민수 won with his own shake and 철수 was pibak; the row read "영희: 흔들기 ×2; 철수: 흔들기 ×2
     · 피박 ×2", as if 영희 and 철수 had shaken. What multiplied every loser alike is said once, first; only

@@ -4,8 +4,8 @@
 // `declared` counts of POST /v1/settle (API.md "Additions in v1.2"). Settle offers it beside the card grid,
 // the ledger takes its next hand from it.
 //
-// A count nobody said is blank, not 0: a loser with nothing said at all would be a loser who captured
-// nothing, who pays nothing (RULES.md's empty-loser rule), so the page asks before it sends that (`unsaid`);
+// A count nobody said is blank, not 0: a loser with nothing said at all (or only zeros) would be a loser who
+// captured nothing, who pays nothing (RULES.md's empty-loser rule), so the page asks before it sends that (`unsaid`);
 // a loser's blank that a check rests on (their brights when the winner scores brights ...) is asked too
 // (`blanks`), and every other blank is left out of what is sent.
 // The cup is asked apart, the way players say it (열끗 / 쌍피), and no count field holds it: the animals and
@@ -36,15 +36,19 @@ export function upgradeCounts(counts) {
 const said = (v) => v !== null && v !== undefined && v !== "";
 const n = (v) => (said(v) ? Number(v) : 0);
 
-// Nothing said for this loser, and not confirmed as a player who captured nothing.
+// A loser the service would read as one who captured nothing, though the table has not said so: nothing said
+// at all, or only zeros ("피 0") with a count left blank and no cup (trial r8 N1: "피 0" alone made a loser
+// pay nothing under the empty-loser rule). Not once confirmed as a player who captured nothing.
 export function unsaid(c) {
-  return !c.empty && !COUNTS.some((k) => said(c[k]));
+  if (c.empty) return false;
+  if (!COUNTS.some((k) => said(c[k]))) return true;
+  return c.cup === "none" && COUNTS.every((k) => n(c[k]) === 0) && COUNTS.some((k) => !said(c[k]));
 }
 
 // Anything said for this player (a count, the points, the cup, or "captured nothing"): what a change of who
 // sits out would lose.
 export function entered(c) {
-  return !unsaid(c) || said(c.points) || c.cup !== "none";
+  return c.empty || COUNTS.some((k) => said(c[k])) || said(c.points) || c.cup !== "none";
 }
 
 // A player's counts as the `declared` of /v1/settle: `points` only for the winner; the cup added where it went.
