@@ -152,7 +152,7 @@ def breakdown(hands: list[bytes], archive: Path, batch: int = 200) -> dict[str, 
     )
     seen = auditing._Seen()
     ids = [orjson.loads(line)["id"] for line in sample]
-    parts["duplicates: the parent's id table"] = cpu_per_hand(lambda: [seen.add(i) for i in ids], len(ids))
+    parts["duplicates: the parent's id table"] = cpu_per_hand(lambda: seen.seen_before(list(enumerate(ids))), len(ids))
     return parts
 
 

@@ -47,7 +47,7 @@ import time
 import zlib
 from array import array
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
@@ -76,7 +76,9 @@ __all__ = [
 LINE_LIMIT = 64 * 1024  # the service's body limit (docs/errors.md: 413 over 64 KiB)
 READ_SIZE = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
-BATCH, DASK_BATCH = 200, 1000  # lines a task: on Dask a task costs about 5 ms of CPU (scheduler, worker, client)
+# lines a task: a local batch costs the pool's threads about 0.3 ms, a Dask task the scheduler, the worker and the
+# client a few ms; larger tasks would leave a core idle at the end of a short archive (docs/audit.md)
+BATCH, DASK_BATCH = 1000, 4000
 SMALL = 1 << 20  # bytes of archive (about 500 hands) under which one process audits them sooner than several
 
 Payments = list[tuple[str, str, int]]
@@ -226,6 +228,33 @@ def audit_line(raw: bytes) -> Verdict:
 # --- a batch of lines, in a worker ---------------------------------------------------------------------
 
 
+class Span(NamedTuple):
+    """Lines of a plain archive by their place in it, for a worker that reads the file itself: its absolute
+    path, where the lines start and how many bytes they take (no newline after the last), and the file's size
+    and modification time when the audit opened it, so that a worker that sees another file does not audit it."""
+
+    path: str
+    offset: int
+    length: int
+    size: int
+    mtime_ns: int
+
+
+def read_span(span: Span, *, checked: bool = True) -> bytes | None:
+    """The bytes at ``span``; None when this process cannot read them from the file the audit opened (no such
+    file here, or one of another size or time: another host's, or the archive changed since)."""
+    try:
+        with open(span.path, "rb") as raw:
+            stat = os.fstat(raw.fileno())
+            if checked and (stat.st_size, stat.st_mtime_ns) != (span.size, span.mtime_ns):
+                return None
+            raw.seek(span.offset)
+            data = raw.read(span.length)
+    except OSError:
+        return None
+    return data if len(data) == span.length else None
+
+
 class BatchResult(NamedTuple):
     """What a batch came to: hands audited, how many of them finished, the findings as JSON Lines bytes, the
     count of findings by (kind, code), the (line, id) of every hand whose id is known (for the duplicates),
@@ -243,10 +272,16 @@ def _words(lang: str) -> Words:
     return LANGUAGES.get(lang) or LANGUAGES["en"]
 
 
-def audit_batch(archive: str, first_line: int, data: bytes, lang: str = "en") -> BatchResult:
-    """Audit a batch: ``data`` is archive lines joined by newlines, the first being line ``first_line``; each
-    finding says what is wrong in ``lang``. Blank lines are skipped. Runs in a worker process (local or
-    Dask): it takes and returns plain values."""
+def audit_batch(archive: str, first_line: int, data: bytes | Span, lang: str = "en") -> BatchResult | None:
+    """Audit a batch: ``data`` is archive lines joined by newlines, the first being line ``first_line``, or their
+    Span in the archive file (None is returned when this process cannot read it there: the caller then reads
+    it); each finding says what is wrong in ``lang``. Blank lines are skipped. Runs in a worker process (local
+    or Dask): it takes and returns plain values."""
+    if isinstance(data, Span):
+        read = read_span(data)
+        if read is None:
+            return None
+        data = read
     hands = finished = 0
     out = bytearray()
     counts: Counter[tuple[str, str]] = Counter()
@@ -278,7 +313,7 @@ def audit_batch(archive: str, first_line: int, data: bytes, lang: str = "en") ->
 class Batch(NamedTuple):
     archive: str
     first_line: int
-    data: bytes
+    data: bytes | Span
 
 
 def _archive_finding(archive: str, line: int | None, code: str, detail: str, lang: str) -> BatchResult:
@@ -287,28 +322,69 @@ def _archive_finding(archive: str, line: int | None, code: str, detail: str, lan
     return BatchResult(0, 0, orjson.dumps(finding, option=orjson.OPT_APPEND_NEWLINE), {("archive", code): 1})
 
 
-def _chunks_of_lines(chunks: Iterable[bytes]) -> Iterator[list[bytes]]:
-    """The complete lines of a stream of bytes, a chunk's worth at a time (a last line may lack its newline).
-    A line longer than LINE_LIMIT is cut to LINE_LIMIT + 1 bytes as it is read (enough to refuse it), so that
-    no line, however long, is held whole."""
-    carry = b""
-    overlong = False
-    for chunk in chunks:
-        lines: list[bytes] = []
-        if overlong:
-            cut = chunk.find(b"\n")
-            if cut < 0:
+class _Cut(NamedTuple):
+    """A batch of lines cut from a stream: where it starts in the stream, its lines joined by newlines (no
+    newline after the last), how many lines, and whether ``data`` is the stream's bytes as they are (False when
+    a line over LINE_LIMIT was cut short in it)."""
+
+    offset: int
+    data: bytes
+    lines: int
+    whole: bool
+
+
+def _cut(chunks: Iterable[bytes], batch: int) -> Iterator[_Cut]:
+    """The stream's lines, ``batch`` at a time (the last line may lack its newline). The lines are found with
+    ``find`` and a batch is one slice of a chunk where it can be: no line becomes an object of its own in the
+    parent. A line still unfinished past LINE_LIMIT bytes at a chunk's end is cut to LINE_LIMIT + 1 bytes (enough
+    to refuse it) and the rest of it skipped, so that no line, however long, is held whole; a longer line within
+    one chunk is handed on as it is (the worker refuses it by its length)."""
+    held: list[bytes] = []  # the batch's bytes from earlier chunks
+    lines = 0  # complete lines in the batch so far
+    tail = 0  # bytes of the batch's unfinished last line
+    offset = at = 0  # where the batch starts in the stream; where the chunk does
+    whole, skipping = True, False
+    stream = iter(chunks)
+    while True:
+        try:
+            chunk = next(stream)
+        except StopIteration:
+            break
+        except Exception:  # the stream broke (a gzip cut short): its complete lines are audited first
+            if lines:
+                kept = b"".join(held)
+                yield _Cut(offset, kept[: len(kept) - tail - 1], lines, whole)
+            raise
+        begin = 0
+        if skipping:  # the rest of a line that was cut: dropped up to its newline, which ends it
+            begin = chunk.find(b"\n")
+            if begin < 0:
+                at += len(chunk)
                 continue
-            lines.append(carry)
-            carry, overlong, chunk = b"", False, chunk[cut + 1 :]
-        pieces = (carry + chunk).split(b"\n")
-        carry = pieces.pop()
-        if len(carry) > LINE_LIMIT:
-            carry, overlong = carry[: LINE_LIMIT + 1], True
-        if lines or pieces:
-            yield lines + pieces
-    if carry:
-        yield [carry]
+            skipping = False
+        start = find = begin
+        while (newline := chunk.find(b"\n", find)) >= 0:
+            lines += 1
+            find = newline + 1
+            if lines == batch:
+                data = chunk[start:newline]
+                yield _Cut(offset, b"".join((*held, data)) if held else data, lines, whole)
+                held, lines, tail, whole, start = [], 0, 0, True, find
+                offset = at + find
+        rest = chunk[start:]
+        tail = len(chunk) - find if find > begin else tail + len(chunk) - begin
+        if rest:
+            held.append(rest)
+        if tail > LINE_LIMIT:
+            kept = b"".join(held)
+            held = [kept[: len(kept) - tail + LINE_LIMIT + 1]]
+            tail, whole, skipping = LINE_LIMIT + 1, False, True
+        at += len(chunk)
+    if held:
+        data = b"".join(held)
+        if tail == 0:
+            data = data[:-1]  # the stream ends with a newline
+        yield _Cut(offset, data, lines + (tail > 0), whole)
 
 
 class _Writable(Protocol):
@@ -328,6 +404,13 @@ class _Source:
         self.size = 0 if name == "-" else os.fstat(self.raw.fileno()).st_size
         magic = self.raw.peek(2)[:2] if isinstance(self.raw, io.BufferedReader) else b""
         self.gzip = magic == GZIP_MAGIC
+
+    def span(self, offset: int, length: int) -> Span | None:
+        """A place in the archive, for a plain file (None for gzip or stdin: they are read in order only)."""
+        if self.gzip or self.name == "-" or not self.size:
+            return None
+        stat = os.fstat(self.raw.fileno())
+        return Span(os.path.abspath(self.name), offset, length, stat.st_size, stat.st_mtime_ns)
 
     def chunks(self) -> Iterator[bytes]:
         return _gunzip(self.raw) if self.gzip else iter(lambda: self.raw.read(READ_SIZE), b"")
@@ -377,11 +460,14 @@ class _Reading:
         return self.done_before + (self.source.position() if self.source else 0)
 
 
-def _work(archives: Sequence[str], batch: int, reading: _Reading, lang: str) -> Iterator[Batch | BatchResult]:
-    """Batches of lines, in archive order, and each archive's own finding (empty, truncated...) in its place."""
+def _work(
+    archives: Sequence[str], batch: int, reading: _Reading, lang: str, sees: Callable[[Span], bool] = lambda _: False
+) -> Iterator[Batch | BatchResult]:
+    """Batches of lines, in archive order, and each archive's own finding (empty, truncated...) in its place. A
+    batch of a plain archive file is handed on by its place (a Span) when ``sees`` says the workers read that
+    file themselves: then its bytes are read once more, by the worker, instead of shipped."""
     for name in archives:
         line = 1
-        pending: list[bytes] = []
         content = False
         try:
             source = _Source(name)
@@ -389,29 +475,41 @@ def _work(archives: Sequence[str], batch: int, reading: _Reading, lang: str) -> 
             yield _archive_finding(name, None, "unreadable", exc.strerror or str(exc), lang)
             continue
         reading.source = source
+        place = source.span(0, 0)
+        by_place = place is not None and sees(place)
         try:
-            for lines in _chunks_of_lines(source.chunks()):
-                content = content or any(raw.strip() for raw in lines)
-                pending += lines
-                while len(pending) >= batch:
-                    yield Batch(name, line, b"\n".join(pending[:batch]))
-                    line += batch
-                    del pending[:batch]
+            for cut in _cut(source.chunks(), batch):
+                content = content or bool(cut.data.strip())
+                data: bytes | Span = cut.data
+                if by_place and cut.whole and place is not None:
+                    data = place._replace(offset=cut.offset, length=len(cut.data))
+                yield Batch(name, line, data)
+                line += cut.lines
         except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
-            if pending:
-                yield Batch(name, line, b"\n".join(pending))
-                line += len(pending)
             code = "truncated" if isinstance(exc, EOFError) else "corrupt" if not _io_error(exc) else "unreadable"
             yield _archive_finding(name, line, code, f"{_said(exc)}: the lines before line {line} were audited", lang)
         else:
-            if pending:
-                yield Batch(name, line, b"\n".join(pending))
             if not content:
                 yield _archive_finding(name, None, "empty", "the archive holds no line", lang)
         finally:
             reading.done_before += source.size
             reading.source = None
             source.close()
+
+
+def _here(batch: Batch, lang: str) -> BatchResult:
+    """A batch audited in this process, from its place in the archive when a worker could not read it there."""
+    data = batch.data
+    if isinstance(data, Span):
+        read = read_span(data, checked=False)
+        if read is None:
+            detail = f"the archive cannot be read from line {batch.first_line} on (changed while it was audited?)"
+            finding = _archive_finding(batch.archive, batch.first_line, "unreadable", detail, lang)
+            return finding._replace(last_line=batch.first_line - 1)
+        data = read
+    result = audit_batch(batch.archive, batch.first_line, data, lang)
+    assert result is not None  # bytes in hand are always audited
+    return result
 
 
 def _io_error(exc: BaseException) -> bool:
@@ -462,27 +560,30 @@ class _Signals:
 
 
 class _Pending(Protocol):
-    def result(self, timeout: float | None = None) -> BatchResult: ...
+    def result(self, timeout: float | None = None) -> BatchResult | None: ...
 
 
 class _Done:
-    def __init__(self, value: BatchResult) -> None:
+    def __init__(self, value: BatchResult | None) -> None:
         self.value = value
 
-    def result(self, timeout: float | None = None) -> BatchResult:
+    def result(self, timeout: float | None = None) -> BatchResult | None:
         return self.value
 
 
 class _Runner(Protocol):
     """Where the batches run: ``submit`` one, ``wait`` for one's result (raising Stopped when the audit cannot
-    go on), ``window`` batches in flight at most, and ``where`` to say in the summary."""
+    go on; None for a Span the worker could not read), ``window`` batches in flight at most, ``where`` to say in
+    the summary, and whether its workers read a plain archive themselves (``sees`` the file at ``place``)."""
 
     where: str
     window: int
 
     def submit(self, batch: Batch) -> _Pending: ...
 
-    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult: ...
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult | None: ...
+
+    def sees(self, place: Span) -> bool: ...
 
 
 class _Inline:
@@ -494,8 +595,11 @@ class _Inline:
     def submit(self, batch: Batch) -> _Pending:
         return _Done(audit_batch(*batch, self.lang))
 
-    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult | None:
         return pending.result()
+
+    def sees(self, place: Span) -> bool:
+        return False  # the lines are in hand already
 
 
 def _worker_start() -> None:
@@ -533,7 +637,10 @@ class _Pool:
         except BrokenProcessPool:
             raise Stopped("worker-died", "a worker process died") from None
 
-    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+    def sees(self, place: Span) -> bool:
+        return True  # processes of this host: a batch of a plain archive is read by the worker, not shipped
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult | None:
         while True:
             signals.check()
             try:
@@ -566,7 +673,7 @@ class _Dask:
     def __init__(self, client: Any, address: str, lang: str, worker_timeout: float) -> None:
         self.client, self.lang, self.worker_timeout = client, lang, worker_timeout
         self.where = f"Dask at {address}"
-        self.window = sum(client.nthreads().values()) * 8
+        self.window = sum(client.nthreads().values()) * 3  # as many tasks queued as the local pool's
         self.no_worker_since: float | None = None
 
     def submit(self, batch: Batch) -> _Pending:
@@ -580,7 +687,18 @@ class _Dask:
     def _gone(self, exc: BaseException) -> Stopped:
         return Stopped("scheduler-gone", f"the Dask scheduler is gone ({_said(exc)})")
 
-    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult:
+    def sees(self, place: Span) -> bool:
+        """Whether every worker reads the plain archive at ``place`` as this process does (a cluster on this host,
+        or a file system the hosts share): then a task names its lines' place instead of carrying them. A worker
+        that joins later and cannot read it returns None for the batch, which the audit then reads itself."""
+        head = read_span(place._replace(length=min(place.size, 1 << 16)))
+        try:
+            seen = self.client.run(_sees, place._replace(length=len(head or b"")), head)
+        except Exception:  # a worker gone or failing: the lines are shipped, as to any cluster
+            return False
+        return bool(seen) and all(seen.values())
+
+    def wait(self, pending: _Pending, signals: _Signals) -> BatchResult | None:
         from distributed import KilledWorker
 
         while True:
@@ -612,6 +730,11 @@ class _Dask:
         if now - self.no_worker_since >= self.worker_timeout:
             waited = round(self.worker_timeout)
             raise Stopped("no-worker", f"the Dask cluster had no worker for {waited} s", seconds=waited)
+
+
+def _sees(place: Span, head: bytes | None) -> bool:
+    """On a Dask worker: whether it reads the archive at ``place`` (its first bytes) as the audit does."""
+    return head is not None and read_span(place) == head
 
 
 class _NoOrphanGathers(logging.Filter):
@@ -681,6 +804,9 @@ class AuditError(Exception):
 # --- duplicate ids ---------------------------------------------------------------------------------------
 
 
+_INT_ID = 0x9E37_79B9_7F4A_7C15  # an integer id's hash is XORed with this (any odd 64-bit constant does)
+
+
 class _Seen:
     """The ids seen so far, as 64-bit hashes in one open-addressed table (8 bytes a slot, at most two thirds
     full): 12 to 24 bytes an id (36 for the moment it doubles), where a set of the ids themselves would take a
@@ -691,27 +817,32 @@ class _Seen:
         self.table = array("Q", [0]) * 1024
         self.count = 0
 
-    @staticmethod
-    def _hash(hand_id: str | int) -> int:
-        # the parent alone hashes, so Python's hash (salted per process) is the same for the whole audit
-        h = hash((type(hand_id) is str, hand_id)) & 0xFFFF_FFFF_FFFF_FFFF
-        return h or 1  # 0 marks an empty slot
-
-    def add(self, hand_id: str | int) -> bool:
-        """Note the id; whether it was seen before."""
-        h = self._hash(hand_id)
-        table = self.table
+    def seen_before(self, ids: Iterable[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        """Note a batch's (line, id) pairs; those whose id was seen before (earlier in the batch too), in order.
+        One loop for the batch, its table and mask held in locals: the parent pays it for every hand."""
+        found: list[tuple[int, Any]] = []
+        table, count = self.table, self.count
         mask = len(table) - 1
-        slot = h & mask
-        while (held := table[slot]) != 0:
-            if held == h:
-                return True
-            slot = (slot + 1) & mask
-        table[slot] = h
-        self.count += 1
-        if self.count * 3 > len(table) * 2:
-            self._grow()
-        return False
+        for item in ids:
+            hand_id = item[1]
+            # the parent alone hashes, so Python's hash (salted per process) is the same for the whole audit; an
+            # integer's hash is moved off its value, so that 7 and "7" stay two ids; 0 marks an empty slot
+            h = (hash(hand_id) if type(hand_id) is str else hash(hand_id) ^ _INT_ID) & 0xFFFF_FFFF_FFFF_FFFF or 1
+            slot = h & mask
+            while (held := table[slot]) != h:
+                if not held:
+                    table[slot] = h
+                    count += 1
+                    if count * 3 > len(table) * 2:
+                        self._grow()
+                        table = self.table
+                        mask = len(table) - 1
+                    break
+                slot = (slot + 1) & mask
+            else:
+                found.append(item)
+        self.count = count
+        return found
 
     def _grow(self) -> None:
         old = self.table
@@ -884,7 +1015,7 @@ def _output(out: str | None) -> Iterator[_Writable]:
 def _with_duplicates(result: BatchResult, seen: _Seen, w: Words, archive: str, counts: Counter[Any]) -> bytes:
     """The batch's findings with a ``duplicate-id`` finding after each line whose id an earlier line has (of
     any archive of the audit), in line order; ``counts`` counts them."""
-    duplicates = [(line, hand_id) for line, hand_id in result.ids if seen.add(hand_id)]
+    duplicates = seen.seen_before(result.ids)
     if not duplicates:
         return result.findings
     counts["duplicate", "duplicate-id"] += len(duplicates)
@@ -950,6 +1081,9 @@ def run(
                 def take() -> None:
                     done, waiting = pending.popleft()
                     result = runner.wait(waiting, signals)
+                    if result is None:  # the place of a batch's lines, which its worker could not read
+                        assert done is not None
+                        result = _here(done, lang)
                     summary.add(result)
                     findings = result.findings
                     if done is not None:
@@ -963,7 +1097,7 @@ def run(
                         sink.flush()
                     bar.update()
 
-                for item in _work(archives, batch, reading, lang):
+                for item in _work(archives, batch, reading, lang, runner.sees):
                     signals.check()
                     if isinstance(item, Batch):
                         pending.append((item, runner.submit(item)))

@@ -297,7 +297,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--out", help="write the findings here (JSON Lines; gzip if it ends in .gz); default stdout")
     sub.add_argument("--jobs", type=int, help="processes replaying hands (default: every core; 1 under 1 MiB)")
     sub.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed cluster")
-    sub.add_argument("--batch", type=int, help="hands handed to a worker at once (default 200; 1,000 with --scheduler)")
+    sub.add_argument("--batch", type=int, help="lines a task (default 1,000; 4,000 with --scheduler)")
     sub.add_argument("--json", action="store_true", help="print the summary as JSON")
     sub.add_argument("--lang", choices=LANGUAGES, default=language_from_environment(), help="the findings' words")
     sub.add_argument("--quiet", action="store_true", help="no progress (bar on a terminal, lines elsewhere)")
