@@ -8,8 +8,10 @@ since noise on a shared machine only ever adds time):
 - the engine alone: this process parses each line with orjson and replays it (engine.replay, settled), one
   core: the most any audit can do per core;
 - `gostop audit --jobs 1`: one process reads and audits (the audit's own cost is the gap to the engine);
-- `gostop audit`: every core (--jobs 2 here: the parent reads while two processes replay);
-- `gostop audit --scheduler`: a Dask scheduler and two one-thread workers on loopback (gostop.cluster).
+- the engine alone on every core at once (a forked process a core): what a core can do while the others work;
+- `gostop audit`: every core (--jobs 2 here: the parent reads while two processes replay), on the gzip archive
+  and on the same lines plain (whose batches the workers read themselves, by place);
+- `gostop audit --scheduler`: a Dask scheduler and two one-thread workers on loopback (gostop.cluster), on both.
 
 Each audit is the console script as a user runs it, start-up included; its figure is the hands a second of
 its own summary, with the wall time of the command beside it. On a machine shared with other work those
@@ -72,15 +74,41 @@ def write_archive(path: Path, hands: list[bytes], lines: int) -> None:
         out.write(deflate.flush())
 
 
-def engine_alone(hands: list[bytes]) -> tuple[float, float, float]:
-    """(hands a second, wall seconds, CPU microseconds a hand): parse and replay each line in this process."""
+def engine_alone(hands: list[bytes], times: int = 1) -> tuple[float, float, float]:
+    """(hands a second, wall seconds, CPU microseconds a hand): parse and replay each line in this process,
+    ``times`` over (as many hands as the audit's archive holds: a run as long as the audit's, which a noisy
+    machine swings less)."""
     started, cpu = time.perf_counter(), time.process_time()
-    for line in hands:
-        body = orjson.loads(line)
-        players = body["players"]
-        replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
+    for _ in range(times):
+        for line in hands:
+            body = orjson.loads(line)
+            players = body["players"]
+            replay(players, resolve(body.get("rules"), players=len(players)), body["deal"], body["moves"])
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    return len(hands) / wall, wall, cpu / len(hands) * 1e6
+    return times * len(hands) / wall, wall, cpu / (times * len(hands)) * 1e6
+
+
+def engine_every_core(hands: list[bytes], cores: int, times: int = 1) -> tuple[float, float, float]:
+    """The engine alone on every core at once (``cores`` forked processes, each parsing and replaying every
+    line): (hands a second over all of them, wall seconds, CPU microseconds a hand). On cores that share
+    caches, as these do, a process replays a little slower beside another than alone: this is the most any
+    audit can do per core when every core works."""
+    started = time.perf_counter()
+    pids = []
+    for _ in range(cores):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                engine_alone(hands, times)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    cpu = 0.0
+    for pid in pids:
+        _, _, usage = os.wait4(pid, 0)
+        cpu += usage.ru_utime + usage.ru_stime
+    wall = time.perf_counter() - started
+    return cores * times * len(hands) / wall, wall, cpu / (cores * times * len(hands)) * 1e6
 
 
 def breakdown(hands: list[bytes], archive: Path, batch: int = 200) -> dict[str, float]:
@@ -222,7 +250,10 @@ def audit(
     second, times the wall time): a Dask scheduler and its workers spend a few percent of a core on their
     heartbeats whatever they do, which on a loaded machine, where a run takes long, would be counted as the
     audit's). ``root``: another checkout's gostop (on the path before this one)."""
-    env = None if root is None else {**os.environ, "PYTHONPATH": str(root)}
+    # as an installed package runs: its bytecode cached (the first run writes it), whatever this shell says
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if root is not None:
+        env["PYTHONPATH"] = str(root)
     watch = Watch([GOSTOP, "audit", str(archive), "--json", *options], others or [], env)
     out, wall = watch.run()
     summary = json.loads(out.splitlines()[-1])
@@ -256,7 +287,7 @@ def main() -> None:
     # engine.COMPILED says which build runs; without it, a compiled engine is told by its extension module
     build = "compiled" if getattr(engine, "COMPILED", not str(engine.__file__).endswith(".py")) else "pure"
     cores = len(os.sched_getaffinity(0))
-    print(f"engine build: {build}; {cores} cores; {args.lines:,} lines from {args.hands:,} simulated hands, gzip")
+    print(f"engine build: {build}; {cores} cores; {args.lines:,} lines from {args.hands:,} simulated hands")
     hands = simulated(args.hands)
     if args.parts_only:
         with tempfile.TemporaryDirectory() as tmp:
@@ -268,22 +299,34 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, DaskCluster(workers=2, log_dir=Path(tmp)) as cluster:
         archive = Path(tmp) / "archive.jsonl.gz"
         write_archive(archive, hands, args.lines)
+        plain = Path(tmp) / "archive.jsonl"  # the same lines, not compressed: workers read their batches themselves
+        with open(archive, "rb") as zipped, open(plain, "wb") as out:
+            out.write(zlib.decompress(zipped.read(), wbits=31))
+        times = max(1, args.lines // len(hands))
         cluster_pids = [p.pid for p in (cluster.scheduler, *cluster.workers) if p is not None]
         idle = idle_cpu(cluster_pids)
         print(f"the Dask cluster idle: {idle:.3f} CPU seconds a second (left out of its CPU a hand)")
         cases = {
-            "engine alone, this process (1 core)": lambda: engine_alone(hands),
+            "engine alone, this process (1 core)": lambda: engine_alone(hands, times),
+            f"engine alone on every core at once ({cores})": lambda: engine_every_core(hands, cores, times),
             "gostop audit --jobs 1": lambda: audit(archive, "--jobs", "1", "--quiet"),
             f"gostop audit (--jobs {cores}, every core)": lambda: audit(archive, "--quiet"),
+            f"gostop audit (--jobs {cores}, every core), plain": lambda: audit(plain, "--quiet"),
             "gostop audit --scheduler (Dask, 2 workers)": lambda: audit(
                 archive, "--scheduler", cluster.address, others=cluster_pids, idle=idle
             ),
+            "gostop audit --scheduler (Dask, 2 workers), plain": lambda: audit(
+                plain, "--scheduler", cluster.address, others=cluster_pids, idle=idle
+            ),
         }
         if args.no_dask:
-            del cases["gostop audit --scheduler (Dask, 2 workers)"]
+            cases = {name: run for name, run in cases.items() if "Dask" not in name}
         if args.against is not None:
             cases[f"--against: audit --jobs {cores}, every core"] = lambda: audit(
                 archive, "--quiet", root=args.against.resolve()
+            )
+            cases[f"--against: audit --jobs {cores}, every core, plain"] = lambda: audit(
+                plain, "--quiet", root=args.against.resolve()
             )
         best = {name: (0.0, 0.0, 0.0) for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
@@ -303,7 +346,7 @@ def main() -> None:
             f"{'engine CPU / CPU (range)':>25}"
         )
         for name, (rate, wall, _) in best.items():
-            per_core = rate / floor / (cores if "every core" in name else 2 if "Dask" in name else 1)
+            per_core = rate / floor / (cores if "core" in name and "1 core" not in name else 2 if "Dask" in name else 1)
             spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
             ratios = f"{engine_cpu / max(cpu[name]):.2f}-{engine_cpu / min(cpu[name]):.2f}"
             print(f"{name:46} {rate:9,.0f} {per_core:14.2f} {wall:7.2f} {spread:>22} {ratios:>25}")

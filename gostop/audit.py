@@ -99,14 +99,12 @@ def read_recorded(value: Any) -> Payments | None:
         raise RecordedError('recorded must be {"payments": [{"from": ..., "to": ..., "points": ...}, ...]}')
     rows = []
     for i, row in enumerate(value["payments"]):
-        if not (
-            isinstance(row, dict)
-            and isinstance(row.get("from"), str)
-            and isinstance(row.get("to"), str)
-            and type(row.get("points")) is int
-        ):
-            raise RecordedError(f"recorded.payments.{i} must be an object with from, to (player ids) and points")
-        rows.append((row["from"], row["to"], row["points"]))
+        if isinstance(row, dict):
+            payer, payee, points = row.get("from"), row.get("to"), row.get("points")
+            if isinstance(payer, str) and isinstance(payee, str) and type(points) is int:
+                rows.append((payer, payee, points))
+                continue
+        raise RecordedError(f"recorded.payments.{i} must be an object with from, to (player ids) and points")
     return rows
 
 
@@ -213,12 +211,13 @@ def audit_line(raw: bytes) -> Verdict:
     settlement = result.settlement
     if recorded is None:
         return Verdict(hand_id, settlement is not None, None)
+    if settlement is not None:
+        ruled = [(p.payer, p.payee, p.points) for p in settlement.payments]
+        if payments_agree(recorded, ruled):
+            return Verdict(hand_id, True, None)
     shown = [{"from": f, "to": t, "points": n} for f, t, n in recorded]
     if settlement is None:
         return Verdict(hand_id, False, {"kind": "payments", "code": "unfinished", "recorded": shown, "ruled": None})
-    ruled = [(p.payer, p.payee, p.points) for p in settlement.payments]
-    if payments_agree(recorded, ruled):
-        return Verdict(hand_id, True, None)
     ruled_shown = [{"from": f, "to": t, "points": n} for f, t, n in ruled]
     return Verdict(
         hand_id, True, {"kind": "payments", "code": "payments-differ", "recorded": shown, "ruled": ruled_shown}
@@ -272,6 +271,16 @@ def _words(lang: str) -> Words:
     return LANGUAGES.get(lang) or LANGUAGES["en"]
 
 
+def _lines(data: bytes) -> Iterator[bytes]:
+    """The lines of ``data`` as ``data.split(b"\\n")`` gives them, found with ``find`` (memchr): split looks at
+    every byte of a line, which on lines of a hand (about 2 KB) costs a replay some 2%."""
+    start = 0
+    while (newline := data.find(b"\n", start)) >= 0:
+        yield data[start:newline]
+        start = newline + 1
+    yield data[start:]
+
+
 def audit_batch(archive: str, first_line: int, data: bytes | Span, lang: str = "en") -> BatchResult | None:
     """Audit a batch: ``data`` is archive lines joined by newlines, the first being line ``first_line``, or their
     Span in the archive file (None is returned when this process cannot read it there: the caller then reads
@@ -287,7 +296,7 @@ def audit_batch(archive: str, first_line: int, data: bytes | Span, lang: str = "
     counts: Counter[tuple[str, str]] = Counter()
     ids: list[tuple[int, Any]] = []
     number = first_line - 1
-    for number, raw in enumerate(data.split(b"\n"), first_line):
+    for number, raw in enumerate(_lines(data), first_line):
         if not raw or raw.isspace():  # a blank line (isspace makes no copy, as strip would)
             continue
         hands += 1

@@ -15,7 +15,6 @@ answer in time): every exception the client raises is a ``GostopError``, never o
 
 from __future__ import annotations
 
-import email.utils
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -122,6 +121,8 @@ def retry_after(value: str | None) -> float | None:
     value = value.strip()
     if value.isdigit():
         return float(value)
+    import email.utils  # here: its import (the email package, 12 ms) would be paid by every command's start
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
