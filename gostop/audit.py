@@ -24,11 +24,14 @@ catalogs, ``service.sentences.audit``):
                ``worker_timeout`` seconds, ``worker-died``, ``signal``): ``hands`` audited, and the line and id
                where it stopped; the findings before it are written (docs/audit.md)
 
-The parent process reads the archives as raw bytes and hands them to the workers in batches of lines
-(``--batch``, 200 by default), a bounded number at a time, so memory stays flat however long the archive is;
-the workers parse with orjson and replay; the findings are written in the archive's order, whether the
-workers are local processes (``--jobs``, every core by default) or a Dask distributed cluster
-(``--scheduler``), which reruns the batches of a worker that dies.
+The parent process reads the archives and cuts them into batches of lines (``--batch``: 1,000 by default,
+4,000 on Dask), a bounded number in flight at a time, so memory stays flat however long the archive is. A
+batch of a gzip archive (or of stdin) is shipped as its bytes; a batch of a plain archive file is handed on by
+its place in the file (``Span``), and the worker reads it there itself, whenever the workers can read that
+file (local workers always; Dask workers when each of them reads the same file at that path, else the
+bytes are shipped). The workers parse with orjson and replay; the findings are written in the archive's
+order, whether the workers are local processes (``--jobs``, every core by default) or a Dask distributed
+cluster (``--scheduler``), which reruns the batches of a worker that dies.
 """
 
 from __future__ import annotations
