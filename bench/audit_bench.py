@@ -19,7 +19,8 @@ rates swing, so the CPU time every process of the run spent (the command's, its 
 scheduler's and workers' while it ran; sampled every 50 ms from /proc) is given per hand too: that is what
 the audit costs beyond the engine, whatever else the machine is doing (for Dask, less the cluster's idle
 CPU, measured before the rounds, times the run's wall time). The last column is the engine's CPU a hand over
-the audit's: the audit's speed per core against the engine alone's, whatever the load. Before the table,
+the audit's, each round's audit against the same round's engine: the audit's speed per core against the
+engine alone's, whatever the load. Before the table,
 where the CPU goes, each part timed alone in this process (``breakdown``; ``--parts-only`` for just that).
 Then the memory: the peak resident size of the audit's processes, summed, on --memory-lines lines and on a
 tenth of them.
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -340,16 +342,19 @@ def main() -> None:
         for part, cost in breakdown(hands, archive).items():
             print(f"  {part:52} {cost:8.1f}")
         floor = best["engine alone, this process (1 core)"][0]
-        engine_cpu = min(cpu["engine alone, this process (1 core)"])
+        engine_cpu = cpu["engine alone, this process (1 core)"]
         print(
-            f"{'':46} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22} "
-            f"{'engine CPU / CPU (range)':>25}"
+            f"{'':50} {'hands/s':>9} {'x engine/core':>14} {'wall s':>7} {'CPU us/hand (min-max)':>22} "
+            f"{'engine CPU / CPU, by round: median (range)':>42}"
         )
         for name, (rate, wall, _) in best.items():
             per_core = rate / floor / (cores if "core" in name and "1 core" not in name else 2 if "Dask" in name else 1)
             spread = f"{min(cpu[name]):,.0f}-{max(cpu[name]):,.0f}"
-            ratios = f"{engine_cpu / max(cpu[name]):.2f}-{engine_cpu / min(cpu[name]):.2f}"
-            print(f"{name:46} {rate:9,.0f} {per_core:14.2f} {wall:7.2f} {spread:>22} {ratios:>25}")
+            # each round's audit against the engine of the same round, a few seconds apart: what the machine's
+            # load does to both cancels out better than the least of each over the whole run
+            paired = sorted(e / c for e, c in zip(engine_cpu, cpu[name], strict=True))
+            ratios = f"{statistics.median(paired):.2f} ({paired[0]:.2f}-{paired[-1]:.2f})"
+            print(f"{name:50} {rate:9,.0f} {per_core:14.2f} {wall:7.2f} {spread:>22} {ratios:>42}")
         if args.memory_lines:
             for lines in (args.memory_lines // 10, args.memory_lines):
                 path = Path(tmp) / f"memory-{lines}.jsonl.gz"

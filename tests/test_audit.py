@@ -616,3 +616,18 @@ def test_a_place_in_an_archive_gone_since_is_said_unreadable(tmp_path):
     result = audit._here(audit.Batch(str(path), 1, place), "en")
     (finding,) = (json.loads(line) for line in result.findings.splitlines())
     assert (finding["kind"], finding["code"], finding["line"], result.last_line) == ("archive", "unreadable", 1, 0)
+
+
+def test_a_dask_worker_reads_an_archive_by_place_only_where_it_sees_the_same_file(tmp_path):
+    """Before a plain archive's batches go to Dask by place, each worker is asked whether it reads the same
+    first bytes at that path (``_sees``, run on every worker): a worker on a host without the file, or with
+    another file there, gets the lines themselves."""
+    path = tmp_path / "archive.jsonl"
+    path.write_bytes(b'{"id": 1}\n{"id": 2}\n')
+    stat = path.stat()
+    place = audit.Span(str(path), 0, 10, stat.st_size, stat.st_mtime_ns)
+    head = audit.read_span(place)
+    assert head == b'{"id": 1}\n' and audit._sees(place, head)
+    assert not audit._sees(place, b'{"id": 9}\n')  # another file of the same size and time
+    assert not audit._sees(place._replace(path=str(tmp_path / "elsewhere.jsonl")), head)
+    assert not audit._sees(place._replace(size=stat.st_size + 1), head)  # grown since
