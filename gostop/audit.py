@@ -68,11 +68,13 @@ __all__ = [
     "LINE_LIMIT",
     "BatchResult",
     "RecordedError",
+    "Span",
     "Summary",
     "audit_batch",
     "audit_line",
     "payments_agree",
     "read_recorded",
+    "read_span",
     "run",
 ]
 
@@ -417,12 +419,13 @@ class _Source:
         magic = self.raw.peek(2)[:2] if isinstance(self.raw, io.BufferedReader) else b""
         self.gzip = magic == GZIP_MAGIC
 
-    def span(self, offset: int, length: int) -> Span | None:
-        """A place in the archive, for a plain file (None for gzip or stdin: they are read in order only)."""
+    def place(self) -> Span | None:
+        """The archive as a place that a worker can read batches from (each batch gives its offset and length),
+        for a plain file; None for gzip or stdin, which are read in order only."""
         if self.gzip or self.name == "-" or not self.size:
             return None
         stat = os.fstat(self.raw.fileno())
-        return Span(os.path.abspath(self.name), offset, length, stat.st_size, stat.st_mtime_ns)
+        return Span(os.path.abspath(self.name), 0, 0, stat.st_size, stat.st_mtime_ns)
 
     def chunks(self) -> Iterator[bytes]:
         return _gunzip(self.raw) if self.gzip else iter(lambda: self.raw.read(READ_SIZE), b"")
@@ -487,13 +490,14 @@ def _work(
             yield _archive_finding(name, None, "unreadable", exc.strerror or str(exc), lang)
             continue
         reading.source = source
-        place = source.span(0, 0)
-        by_place = place is not None and sees(place)
+        place = source.place()
+        if place is not None and not sees(place):
+            place = None
         try:
             for cut in _cut(source.chunks(), batch):
                 content = content or bool(cut.data.strip())
                 data: bytes | Span = cut.data
-                if by_place and cut.whole and place is not None:
+                if place is not None and cut.whole:
                     data = place._replace(offset=cut.offset, length=len(cut.data))
                 yield Batch(name, line, data)
                 line += cut.lines

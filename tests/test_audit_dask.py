@@ -4,6 +4,7 @@ middle of the audit."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -66,6 +67,23 @@ def test_a_dask_cluster_finds_what_the_local_audit_finds_in_the_same_order(archi
     assert done.returncode == 1 and b"Traceback" not in done.stderr, cluster.logs()
     assert out.read_bytes() == local_findings
     assert f"on Dask at {cluster.address}" in done.stdout.decode()
+
+
+def test_a_gzip_archive_is_shipped_to_the_workers_with_the_same_findings(archive, local_findings, cluster, tmp_path):
+    """The plain archive above goes to the workers by place (they read it where the audit does); a gzip one
+    cannot be read by place, so each task carries its lines. The findings are the same, in the same order."""
+    path, _ = archive
+    zipped = tmp_path / "archive.jsonl.gz"
+    zipped.write_bytes(gzip.compress(path.read_bytes()))
+    out = tmp_path / "findings.jsonl"
+    done = subprocess.run(
+        [str(GOSTOP), "audit", str(zipped), "--scheduler", cluster.address, "--out", str(out), "--batch", "50"],
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, cluster.logs()
+    named = json.dumps(str(path)).encode(), json.dumps(str(zipped)).encode()
+    assert out.read_bytes() == local_findings.replace(*named)
 
 
 def test_a_scheduler_that_is_not_there_is_a_message(archive):
