@@ -30,8 +30,9 @@ batch of a gzip archive (or of stdin) is shipped as its bytes; a batch of a plai
 its place in the file (``Span``), and the worker reads it there itself, whenever the workers can read that
 file (local workers always; Dask workers when each of them reads the same file at that path, else the
 bytes are shipped). The workers parse with orjson and replay; the findings are written in the archive's
-order, whether the workers are local processes (``--jobs``, every core by default) or a Dask distributed
-cluster (``--scheduler``), which reruns the batches of a worker that dies.
+order, whether the workers are local processes (``--jobs``: every core by default, one process for archive
+files under 1 MiB) or a Dask distributed cluster (``--scheduler``), which reruns the batches of a worker that
+dies.
 """
 
 from __future__ import annotations
@@ -514,7 +515,8 @@ def _work(
 
 
 def _here(batch: Batch, lang: str) -> BatchResult:
-    """A batch audited in this process, from its place in the archive when a worker could not read it there."""
+    """A batch audited in this process, from its place in the archive when a worker could not read it there. It
+    is read without the size and time check: an archive that has grown since still has those bytes there."""
     data = batch.data
     if isinstance(data, Span):
         read = read_span(data, checked=False)
