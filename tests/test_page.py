@@ -2191,15 +2191,20 @@ def _people(t: Table, names: list[str], *, count: int = 3, first: int = 0, extra
     t.page.locator(".ledger-quick").wait_for()
 
 
-def _quick_hand(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, ...] = ()) -> int:
-    """One hand through the folded entry under the table: who won (opens it), the counts said, add. Returns
-    the taps it took."""
-    before = t.taps
+def _quick_counts(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, ...] = ()) -> None:
+    """The folded entry under the table, up to its add: who won (opens it), the steppers, the counts said."""
     t.thumb(f'[data-key="lq-winner-{winner}"]', goes=True)
     for key in steps:
         t.thumb(f'[data-key="{key}-plus"]')
     for key, value in typed.items():
         t.thumb_type(f'[data-key="q-{key}"]', value)
+
+
+def _quick_hand(t: Table, winner: int, typed: dict[str, str], steps: tuple[str, ...] = ()) -> int:
+    """One hand through the folded entry under the table: who won (opens it), the counts said, add. Returns
+    the taps it took."""
+    before = t.taps
+    _quick_counts(t, winner, typed, steps)
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")):
         t.thumb('[data-key="ledger-quick-add"]', goes=True)
     t.idle()
@@ -3478,16 +3483,8 @@ def test_r7_a_loser_the_rules_spare_pibak_says_why(thumb):
     names = EVENING_NAMES[t.lang]
     cs, yh, ms = 0, 1, 2
     _people(t, names)
-    t.thumb(f'[data-key="lq-winner-{cs}"]', goes=True)
-    for key, value in {
-        "points-0": "4",
-        "brights-0": "3",
-        "junk_units-0": "10",
-        "brights-1": "1",
-        "junk_units-1": "6",
-        "brights-2": "1",
-    }.items():
-        t.thumb_type(f'[data-key="q-{key}"]', value)
+    typed = {"points-0": "4", "brights-0": "3", "junk_units-0": "10", "brights-1": "1", "junk_units-1": "6"}
+    _quick_counts(t, cs, {**typed, "brights-2": "1"})
     t.thumb('[data-key="ledger-quick-add"]', goes=True)
     # asked about 민수's junk (pibak rests on it): none
     with t.page.expect_response(lambda r: r.url.endswith("/v1/evening")) as got:
@@ -3522,17 +3519,8 @@ def test_r8_a_loser_said_only_to_have_no_junk_is_asked_before_he_pays_nothing(th
     names = EVENING_NAMES[t.lang]
     cs, ms = 0, 2
     _people(t, names)
-    t.thumb(f'[data-key="lq-winner-{cs}"]', goes=True)
-    for key, value in {
-        "points-0": "4",
-        "brights-0": "3",
-        "junk_units-0": "10",
-        "brights-1": "1",
-        "junk_units-1": "6",
-        "brights-2": "0",
-        "junk_units-2": "0",
-    }.items():
-        t.thumb_type(f'[data-key="q-{key}"]', value)
+    typed = {"points-0": "4", "brights-0": "3", "junk_units-0": "10", "brights-1": "1", "junk_units-1": "6"}
+    _quick_counts(t, cs, {**typed, "brights-2": "0", "junk_units-2": "0"})
     sent: list[str] = []
     t.page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/v1/evening") else None)
     t.thumb('[data-key="ledger-quick-add"]', goes=True)
