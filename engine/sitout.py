@@ -23,7 +23,7 @@ from .errors import HandError
 from .events import InstantPayment
 from .record import Record
 from .rules import RuleSet
-from .scoring import evaluate
+from .scoring import Score, evaluate
 
 __all__ = ["SALE", "SELLING_SEAT", "Sale", "SitOut", "check_sit_out", "read_sit_out", "sale_of"]
 
@@ -59,10 +59,12 @@ class SitOut(Record):
 class Sale(Record):
     """What the seller's hand is worth and who pays it (RULES.md 4.5): ``brights`` and ``bonus_cards`` one point
     each, ``combinations`` the points the hand holds (RULES.md 2), ``month`` the month of which it holds three
-    (None: the value is not doubled), ``value`` the points each of the ``payers`` pays the ``seller``."""
+    (None: the value is not doubled), ``value`` the points each of the ``payers`` pays the ``seller``;
+    ``scored``: the hand's combinations as scored for ``combinations`` (None under a price per bright), which
+    the words name one by one."""
 
-    __slots__ = ("bonus_cards", "brights", "cards", "combinations", "month", "payers", "seller", "value")
-    fields = ("seller", "payers", "cards", "brights", "bonus_cards", "combinations", "month", "value")
+    __slots__ = ("bonus_cards", "brights", "cards", "combinations", "month", "payers", "scored", "seller", "value")
+    fields = ("seller", "payers", "cards", "brights", "bonus_cards", "combinations", "month", "value", "scored")
 
     def __init__(
         self,
@@ -74,6 +76,7 @@ class Sale(Record):
         combinations: int,
         month: int | None,
         value: int,
+        scored: Score | None = None,
     ) -> None:
         self.seller: Final = seller
         self.payers: Final = payers
@@ -83,6 +86,7 @@ class Sale(Record):
         self.combinations: Final = combinations
         self.month: Final = month
         self.value: Final = value
+        self.scored: Final = scored
 
     def payments(self, move_index: int | None = None) -> list[InstantPayment]:
         """The sale as instant payments (RULES.md 8.6): each payer pays the value, at the deal."""
@@ -149,10 +153,10 @@ def sale_of(sit_out: SitOut | None, players: Sequence[str], rules: RuleSet) -> S
         value = brights * rules.bright_sale_price
         return Sale(sit_out.player, tuple(players), hand, brights, 0, 0, None, value)
     bonus = sum(1 for card in hand if card.kind is Kind.BONUS)
-    combinations = evaluate(hand, rules, shortfalls=False).total
+    scored = evaluate(hand, rules, shortfalls=False)
     month = _three_of_a_month(hand)
-    value = (brights + bonus + combinations) * (2 if month is not None else 1)
-    return Sale(sit_out.player, tuple(players[1:]), hand, brights, bonus, combinations, month, value)
+    value = (brights + bonus + scored.total) * (2 if month is not None else 1)
+    return Sale(sit_out.player, tuple(players[1:]), hand, brights, bonus, scored.total, month, value, scored)
 
 
 def _three_of_a_month(hand: CardSet) -> int | None:

@@ -645,7 +645,7 @@ def replay_json(w: Words, r: Replay, *, nagari_streak: int, stake: int) -> dict[
             "detail": words.sit_out_detail(w, sitter.player, sitter.seat),
         }
     if state.sale is not None:
-        out["sale"] = sale_json(w, state.sale, stake, state.rules)
+        out["sale"] = sale_json(w, state.sale, stake)
     return out
 
 

@@ -263,7 +263,7 @@ def _check_json(w: Words, c: Check, p: Payment, s: Settlement, rules: RuleSet | 
     }
 
 
-def sale_json(w: Words, sale: Sale, stake: int, rules: RuleSet | None = None) -> dict[str, Any]:
+def sale_json(w: Words, sale: Sale, stake: int) -> dict[str, Any]:
     """The brights sold by the fourth at a table of three (RULES.md 4.5), with what makes up their value."""
     return {
         "seller": sale.seller,
@@ -275,7 +275,7 @@ def sale_json(w: Words, sale: Sale, stake: int, rules: RuleSet | None = None) ->
         "month": sale.month,
         "value": sale.value,
         "amount": sale.value * stake,
-        "reason": words.sale_reason(w, sale, stake, rules),
+        "reason": words.sale_reason(w, sale, stake),
     }
 
 
@@ -311,7 +311,7 @@ def settlement_json(
         "explanation": words.explanation(w, s, rules, stake),
     }
     if s.sale is not None:
-        out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake, rules)
+        out["sale"] = sale_json(w, s.sale, s.stake if stake is None else stake)
     return out
 
 

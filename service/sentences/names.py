@@ -8,6 +8,7 @@ rule, a ``Place``'s kind); its values are the English words, message ids of the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -360,8 +361,7 @@ TWO_CARDS = N_("two {card}")
 
 
 def cards(w: Words, cs: Iterable[Card | str]) -> str:
-    said = [card(w, c) for c in cs]
-    counted = {name: said.count(name) for name in said}  # in the order first said
+    counted = Counter(card(w, c) for c in cs)  # in the order first said
     grouped = [[w.say(TWO_CARDS, card=name)] if n == 2 else [name] * n for name, n in counted.items()]
     return joined(w, [name for group in grouped for name in group])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import Check, Combination, CupPlacement, GoStopError, Outcome, Payment, RuleSet, Sale, Settlement, score
+from engine import Check, Combination, CupPlacement, Outcome, Payment, RuleSet, Sale, Settlement
 
 from ..i18n import N_, Words
 from . import names
@@ -351,21 +351,16 @@ SALE_NAMES = {
 }
 
 
-def _sale_combinations(w: Words, sale: Sale, rules: RuleSet | None) -> list[str] | None:
-    """The combinations the seller's hand holds, each named with its points, where the rules are given to score
-    the hand again as the sale did (RULES.md 4.5: as if captured); None where they are not, or do not agree."""
-    if rules is None:
-        return None
-    try:
-        held = score(sale.cards, rules)
-    except GoStopError:
-        return None
-    if held.total != sale.combinations:
+def _sale_combinations(w: Words, sale: Sale) -> list[str] | None:
+    """The combinations the seller's hand holds (RULES.md 4.5: scored as if captured), each named with its
+    points; None where the sale does not say them (a price per bright) or one has no name here."""
+    if sale.scored is None:
         return None
     said = []
-    for item in held.items:
+    for item in sale.scored.items:
         if item.combination is Combination.BRIGHTS:
-            name = SALE_RAIN_BRIGHTS if held.brights == 3 and held.rain else SALE_BRIGHTS.get(held.brights)
+            brights, rain = sale.scored.brights, sale.scored.rain
+            name = SALE_RAIN_BRIGHTS if brights == 3 and rain else SALE_BRIGHTS.get(brights)
         else:
             name = SALE_NAMES.get(item.combination)
         if name is None:
@@ -374,10 +369,10 @@ def _sale_combinations(w: Words, sale: Sale, rules: RuleSet | None) -> list[str]
     return said
 
 
-def sale_reason(w: Words, sale: Sale, stake: int = 1, rules: RuleSet | None = None) -> str:
-    """What the fourth's brights sold for, and who pays (RULES.md 4.5); the money each pays at a stake. Given the
-    rules, the combinations are named one by one."""
-    named = _sale_combinations(w, sale, rules) if sale.combinations else []
+def sale_reason(w: Words, sale: Sale, stake: int = 1) -> str:
+    """What the fourth's brights sold for, and who pays (RULES.md 4.5); the money each pays at a stake. The
+    combinations are named one by one."""
+    named = _sale_combinations(w, sale) if sale.combinations else []
     parts = {part: said for part, said in SALE_PARTS.items() if named is None or part != "combinations"}
     worth = [say(w, said, {"n": getattr(sale, part)}) for part, said in parts.items() if getattr(sale, part)]
     worth += named or []
@@ -460,7 +455,7 @@ def explanation(w: Words, s: Settlement, rules: RuleSet | None = None, stake: in
     """The settlement told line by line: how the base is reached, then what each loser pays and why. ``stake``:
     the hand's, where the settlement does not carry it (a nagari's), for the money of a sale."""
     # the sale is paid at the deal, whatever comes of the hand
-    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake, rules)] if s.sale is not None else []
+    sold = [sale_reason(w, s.sale, s.stake if stake is None else stake)] if s.sale is not None else []
     if s.outcome == Outcome.REDEAL:
         return [say(w, REDEAL, {})]
     if s.outcome == Outcome.NAGARI:
