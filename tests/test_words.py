@@ -465,6 +465,13 @@ def test_r2_u2_u3_u7_a_push_is_said_as_pushed_once_not_in_a_row(client):
     assert hand_lines(en, 2)[1] == "The hand before was nagari: ×2"
     # r4 E6: the push waited through the nagari, so hand 3 does not call it "the hand before" (RULES.md 11)
     assert hand_lines(en, 2)[2] == "An earlier push carries into this hand: ×2"
+    # words-r7: the two factors were said each as "this hand is ×2", never what the hand paid: their product
+    assert hand_lines(en, 2)[3] == "Both together: ×4 for this hand"
+    assert hand_lines(ko, 2)[1:4] == [
+        "앞 판이 나가리라서 이번 판은 2배입니다",
+        "밀린 판이 있어 이번 판은 2배입니다",
+        "둘을 합쳐 이번 판은 4배입니다",
+    ]
     push = next(c for c in ko["hands"][2]["settlement"]["payments"][0]["checks"] if c["rule"] == "push")
     assert push["reason"] == "밀린 판이 한 판 있어 이번 판에 붙습니다: 한 판마다 두 배"
     twice = {**body, "rules": {**body["rules"], "push": 1}, "hands": [body["hands"][0], body["hands"][0]]}

@@ -85,6 +85,8 @@ CARRIES_PUSH = (
     Say(N_("An earlier push carries into this hand: ×{factor}"), when=lambda f: f["pushes"] == 1),
     Say(N_("{pushes} pushes in a row carry into this hand: ×{factor}")),
 )
+# both at once: each line says its own factor, and the hand pays their product (words-r7: never said before)
+CARRIES_BOTH = Say(N_("Both together: ×{factor} for this hand"))
 PAYS = Say(N_("{payer} pays {payee} {amount:,}"))
 PAYS_AT_ONCE = Say(
     N_("{payer} pays {payee} {amount:,} on the spot ({reason})")
@@ -100,6 +102,8 @@ def _carry_lines(w: Words, streak: int, nagari_factor: int, pushes: int, push_fa
         lines.append(say(w, CARRIES_NAGARI, {"streak": streak, "factor": nagari_factor}))
     if pushes:
         lines.append(say(w, CARRIES_PUSH, {"pushes": pushes, "factor": push_factor}))
+    if streak and pushes:
+        lines.append(say(w, CARRIES_BOTH, {"factor": nagari_factor * push_factor}))
     return lines
 
 
